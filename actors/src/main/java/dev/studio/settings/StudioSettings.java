@@ -1,0 +1,111 @@
+package dev.studio.settings;
+
+import com.typesafe.config.Config;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.UUID;
+
+/** Every setting of {@code studio { … }}, parsed once at startup into immutable records. */
+public record StudioSettings(
+    Replica replica,
+    Db db,
+    boolean migrateAtStartup,
+    Http http,
+    Readiness readiness,
+    Bus bus,
+    Lease lease,
+    Stream stream,
+    Drain drain) {
+
+  public static final String DB_DISPATCHER = "studio.db-dispatcher";
+
+  public record Replica(String id, String host, Duration heartbeatInterval, Duration goneAfter,
+      Duration retention, int crashLoopThreshold, Duration crashLoopWindow) {}
+
+  /** {@code url} empty means the embedded default. */
+  public record Db(Optional<String> url, String user, String password, Path dataDir, int embeddedPort,
+      int poolSize, Duration connectionTimeout, Duration connectTimeout) {}
+
+  public record Http(String host, int port) {}
+
+  public record Readiness(Duration timeout, Duration cacheTtl) {}
+
+  public record Bus(Duration downUnreadyAfter, Duration reconnectMinBackoff, Duration reconnectMaxBackoff) {}
+
+  public record Lease(Duration renewInterval, Duration ttl, Duration lostAfter) {}
+
+  public record Stream(int replayCap, Duration retention, Duration heartbeat) {}
+
+  public record Drain(Duration lbGrace, Duration requestDeadline, Duration runGrace) {}
+
+  public static StudioSettings from(Config root) {
+    Config c = root.getConfig("studio");
+    Config r = c.getConfig("replica");
+    Config d = c.getConfig("db");
+    String url = d.getString("url").trim();
+    var settings = new StudioSettings(
+        new Replica(
+            orElse(r.getString("id"), UUID.randomUUID().toString()),
+            orElse(r.getString("host"), localHost()),
+            r.getDuration("heartbeat-interval"),
+            r.getDuration("gone-after"),
+            r.getDuration("retention"),
+            r.getInt("crash-loop.threshold"),
+            r.getDuration("crash-loop.window")),
+        new Db(
+            url.isEmpty() ? Optional.empty() : Optional.of(url),
+            d.getString("user"),
+            d.getString("password"),
+            Path.of(d.getString("data-dir")).toAbsolutePath().normalize(),
+            d.getInt("embedded-port"),
+            d.getInt("pool-size"),
+            d.getDuration("connection-timeout"),
+            d.getDuration("connect-timeout")),
+        c.getBoolean("migrations.at-startup"),
+        new Http(c.getString("http.host"), c.getInt("http.port")),
+        new Readiness(c.getDuration("readiness.timeout"), c.getDuration("readiness.cache-ttl")),
+        new Bus(c.getDuration("bus.down-unready-after"), c.getDuration("bus.reconnect-min-backoff"),
+            c.getDuration("bus.reconnect-max-backoff")),
+        new Lease(c.getDuration("lease.renew-interval"), c.getDuration("lease.ttl"),
+            c.getDuration("lease.lost-after")),
+        new Stream(c.getInt("stream.replay-cap"), c.getDuration("stream.retention"),
+            c.getDuration("stream.heartbeat")),
+        new Drain(c.getDuration("drain.lb-grace"), c.getDuration("drain.request-deadline"),
+            c.getDuration("drain.run-grace")));
+    settings.validate();
+    return settings;
+  }
+
+  /** Refuses settings that would break an invariant, with a message an operator can act on. */
+  private void validate() {
+    require(!lease.lostAfter().isZero() && lease.lostAfter().compareTo(lease.ttl()) < 0,
+        "studio.lease.lost-after must be positive and below studio.lease.ttl");
+    require(lease.renewInterval().compareTo(lease.lostAfter()) < 0,
+        "studio.lease.renew-interval must be below studio.lease.lost-after");
+    require(replica.heartbeatInterval().compareTo(replica.goneAfter()) < 0,
+        "studio.replica.heartbeat-interval must be below studio.replica.gone-after");
+    require(http.port() >= 0 && http.port() <= 65535, "studio.http.port must be 0..65535");
+    require(replica.crashLoopThreshold() > 0, "studio.replica.crash-loop.threshold must be positive");
+  }
+
+  private static void require(boolean ok, String message) {
+    if (!ok) throw new IllegalArgumentException(message);
+  }
+
+  private static String orElse(String value, String fallback) {
+    return value == null || value.isBlank() ? fallback : value.trim();
+  }
+
+  private static String localHost() {
+    String env = System.getenv("HOSTNAME");
+    if (env != null && !env.isBlank()) return env;
+    try {
+      return InetAddress.getLocalHost().getHostName();
+    } catch (UnknownHostException e) {
+      return "unknown-host";
+    }
+  }
+}

@@ -1,0 +1,167 @@
+package dev.studio.app;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import dev.studio.StudioGuardian;
+import dev.studio.db.Database;
+import dev.studio.drain.DrainCoordinator;
+import dev.studio.http.HttpServer;
+import dev.studio.metrics.Metrics;
+import dev.studio.migrations.BuildInfo;
+import dev.studio.migrations.IncompatibleSchemaException;
+import dev.studio.migrations.Migrator;
+import dev.studio.migrations.SchemaStatus;
+import dev.studio.probe.Readiness;
+import dev.studio.replica.CrashLoopGuard;
+import dev.studio.replica.ReplicaRegistry;
+import dev.studio.replica.ReplicaState;
+import dev.studio.replica.ReplicaStatus;
+import dev.studio.replica.ReplicaStore;
+import dev.studio.replica.ReplicaView;
+import dev.studio.settings.StudioSettings;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.apache.pekko.Done;
+import org.apache.pekko.actor.CoordinatedShutdown;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.javadsl.AskPattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code studio [serve|migrate|replicas]}. Exit codes: 0 clean, 1 failure, 2 usage, 3 the schema
+ * needs a newer build.
+ */
+public final class Main {
+  private static final Logger log = LoggerFactory.getLogger(Main.class);
+  static final int EXIT_FAILURE = 1;
+  static final int EXIT_USAGE = 2;
+  static final int EXIT_INCOMPATIBLE = 3;
+  /** How long a starting replica waits for its database before giving up. */
+  private static final Duration STARTUP_DB_WAIT = Duration.ofSeconds(60);
+
+  private Main() {}
+
+  public static void main(String[] args) {
+    String command = args.length == 0 ? "serve" : args[0];
+    try {
+      switch (command) {
+        case "serve" -> serve();
+        case "migrate" -> System.exit(migrate());
+        case "replicas" -> System.exit(replicas());
+        case "help", "--help", "-h" -> System.out.println(usage());
+        default -> {
+          System.err.println("unknown command: " + command + "\n" + usage());
+          System.exit(EXIT_USAGE);
+        }
+      }
+    } catch (IncompatibleSchemaException e) {
+      log.error("refusing to start: {}", e.getMessage());
+      System.exit(EXIT_INCOMPATIBLE);
+    } catch (Exception e) {
+      log.error("studio {} failed: {}", command, e.getMessage(), e);
+      System.exit(EXIT_FAILURE);
+    }
+  }
+
+  private static String usage() {
+    return """
+        usage: studio [command]
+          serve     run a replica (the default)
+          migrate   apply database migrations and exit
+          replicas  list the replicas the database knows and exit""";
+  }
+
+  private static void serve() throws Exception {
+    Config config = ConfigFactory.load();
+    StudioSettings settings = StudioSettings.from(config);
+    BuildInfo build = BuildInfo.current();
+    String id = settings.replica().id();
+    log.info("studio {} starting as replica {} on host {}", build.version(), id, settings.replica().host());
+
+    Metrics metrics = new Metrics(id);
+    Storage storage = Storage.open(settings, "studio-" + id, metrics);
+    Database db = storage.db();
+    Migrator migrator = new Migrator(db.dataSource(), build);
+    SchemaStatus schema = awaitDatabase(() ->
+        settings.migrateAtStartup() ? migrator.migrate() : migrator.inspect());
+    log.info("schema: {}", schema.describe());
+
+    ReplicaStore store = new ReplicaStore(db);
+    boolean safeMode = CrashLoopGuard.safeMode(store, settings.replica());
+    store.register(id, settings.replica().host(), build.version(), safeMode);
+    store.prune(settings.replica().retention());
+    ReplicaStatus status = new ReplicaStatus(id, safeMode);
+
+    CompletableFuture<StudioGuardian.Children> children = new CompletableFuture<>();
+    ActorSystem<StudioGuardian.Command> system = ActorSystem.create(
+        StudioGuardian.create(settings, store, status, metrics, children), "studio", config);
+    ActorRef<ReplicaRegistry.Command> registry = children.get(10, TimeUnit.SECONDS).registry();
+
+    Readiness readiness = new Readiness(status, db, migrator, settings.readiness());
+    DrainCoordinator drain = DrainCoordinator.install(system, registry, settings.drain());
+    // Pekko exits the JVM (exit-code 0) once the drain is done; the pool and database close last.
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      readiness.close();
+      storage.close();
+    }, "studio-storage-close"));
+    Signals.onTerminate(() -> CoordinatedShutdown.get(system).run(Signals.SIGNAL));
+
+    var binding = HttpServer.start(system, settings, status, readiness, metrics, store, drain)
+        .toCompletableFuture().get(30, TimeUnit.SECONDS);
+    log.info("listening on http://{}:{}", settings.http().host(), binding.localAddress().getPort());
+
+    AskPattern.<ReplicaRegistry.Command, Done>ask(registry,
+            replyTo -> new ReplicaRegistry.ChangeState(ReplicaState.READY, replyTo),
+            Duration.ofMinutes(10), system.scheduler())
+        .thenRun(() -> log.info("replica {} ready{}", id, safeMode ? " (SAFE MODE)" : ""));
+  }
+
+  private static int migrate() throws Exception {
+    StudioSettings settings = StudioSettings.from(ConfigFactory.load());
+    try (Storage storage = Storage.open(settings, "studio-migrate", null)) {
+      SchemaStatus s = awaitDatabase(() -> new Migrator(storage.db().dataSource(), BuildInfo.current()).migrate());
+      System.out.println(s.describe());
+      return 0;
+    }
+  }
+
+  private static int replicas() throws Exception {
+    StudioSettings settings = StudioSettings.from(ConfigFactory.load());
+    try (Storage storage = Storage.open(settings, "studio-cli", null)) {
+      List<ReplicaView> all = new ReplicaStore(storage.db()).list(settings.replica().goneAfter(), 500);
+      System.out.printf("%-36s  %-20s  %-8s  %-8s  %10s  %-25s  %s%n",
+          "ID", "HOST", "VERSION", "STATE", "HEARTBEAT", "STARTED", "ENDED");
+      for (ReplicaView r : all) {
+        System.out.printf("%-36s  %-20s  %-8s  %-8s  %9.1fs  %-25s  %s%n", r.id(), r.host(), r.version(),
+            r.state(), r.heartbeatAgeMs() / 1000.0, r.startedAt(), r.ended() == null ? "-" : r.ended());
+      }
+      return 0;
+    }
+  }
+
+  interface Attempt<T> {
+    T run() throws Exception;
+  }
+
+  /** A replica started before its database waits for it (bounded) instead of crash-looping. */
+  private static <T> T awaitDatabase(Attempt<T> attempt) throws Exception {
+    long deadline = System.nanoTime() + STARTUP_DB_WAIT.toNanos();
+    long backoffMs = 250;
+    while (true) {
+      try {
+        return attempt.run();
+      } catch (IncompatibleSchemaException e) {
+        throw e;
+      } catch (Exception e) {
+        if (System.nanoTime() > deadline) throw e;
+        log.warn("database not ready ({}); retrying in {} ms", e.getMessage(), backoffMs);
+        Thread.sleep(backoffMs);
+        backoffMs = Math.min(backoffMs * 2, 5000);
+      }
+    }
+  }
+}
