@@ -50,10 +50,11 @@ CREATE TABLE broker_event (
 );
 CREATE INDEX broker_event_cluster_seq ON broker_event (cluster_id, seq);
 
+-- data is json, not jsonb: a frame is replayed as the exact text that was published
 CREATE TABLE stream_frame (
     id         bigserial   PRIMARY KEY,
     topic      text        NOT NULL,
-    data       jsonb       NOT NULL,
+    data       json        NOT NULL,
     created_at timestamptz NOT NULL DEFAULT now()
 );
 CREATE INDEX stream_frame_topic_id ON stream_frame (topic, id);

@@ -58,6 +58,10 @@ public final class ReplicaRegistry extends AbstractBehavior<ReplicaRegistry.Comm
           heartbeat.close();
           return this;
         })
+        .onSignal(org.apache.pekko.actor.typed.PreRestart.class, s -> {
+          heartbeat.close(); // the restarted instance starts its own
+          return this;
+        })
         .build();
   }
 

@@ -1,5 +1,6 @@
 package dev.studio.replica;
 
+import dev.studio.bus.Notify;
 import dev.studio.db.Database;
 import java.sql.SQLException;
 import java.sql.Timestamp;
@@ -9,6 +10,8 @@ import java.util.List;
 
 /** The SQL of the replica registry. Every liveness time is the database's {@code now()}. */
 public final class ReplicaStore {
+  /** The signal-cache kind of the replica list. */
+  public static final String CACHE_KIND = "replicas";
   private final Database db;
 
   public ReplicaStore(Database db) {
@@ -17,12 +20,18 @@ public final class ReplicaStore {
 
   /** Registers this process as {@code starting}. */
   public void register(String id, String host, String version, boolean safeMode) throws SQLException {
-    db.update("""
+    db.inTransaction(c -> Database.update(c, """
         INSERT INTO studio_replica (id, host, version, state, safe_mode, started_at, heartbeat_at)
         VALUES (?, ?, ?, 'starting', ?, now(), now())
         ON CONFLICT (id) DO UPDATE SET host = excluded.host, version = excluded.version,
           state = 'starting', safe_mode = excluded.safe_mode, started_at = now(), heartbeat_at = now(),
-          stopped_at = NULL""", id, host, version, safeMode);
+          stopped_at = NULL""", id, host, version, safeMode) + signalChanged(c));
+  }
+
+  /** Every replica's cached replica list is invalidated when this transaction commits. */
+  private static int signalChanged(java.sql.Connection c) throws SQLException {
+    Notify.signal(c, CACHE_KIND, "*");
+    return 0;
   }
 
   /**
@@ -43,10 +52,10 @@ public final class ReplicaStore {
   }
 
   public void setState(String id, ReplicaState state) throws SQLException {
-    db.update("""
+    db.inTransaction(c -> Database.update(c, """
         UPDATE studio_replica SET state = ?, heartbeat_at = now(),
           stopped_at = CASE WHEN ? = 'stopped' THEN now() ELSE stopped_at END
-        WHERE id = ?""", state.sql(), state.sql(), id);
+        WHERE id = ?""", state.sql(), state.sql(), id) + signalChanged(c));
   }
 
   public List<ReplicaView> list(Duration goneAfter, int limit) throws SQLException {

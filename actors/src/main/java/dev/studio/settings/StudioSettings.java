@@ -33,11 +33,13 @@ public record StudioSettings(
 
   public record Readiness(Duration timeout, Duration cacheTtl) {}
 
-  public record Bus(Duration downUnreadyAfter, Duration reconnectMinBackoff, Duration reconnectMaxBackoff) {}
+  public record Bus(Duration downUnreadyAfter, Duration reconnectMinBackoff, Duration reconnectMaxBackoff,
+      Duration pingInterval, Duration pingTimeout, Duration cacheTtl) {}
 
   public record Lease(Duration renewInterval, Duration ttl, Duration lostAfter) {}
 
-  public record Stream(int replayCap, Duration retention, Duration heartbeat) {}
+  public record Stream(int replayCap, Duration retention, Duration heartbeat, int clientBuffer,
+      Duration retry, Duration pruneInterval) {}
 
   public record Drain(Duration lbGrace, Duration requestDeadline, Duration runGrace) {}
 
@@ -68,11 +70,13 @@ public record StudioSettings(
         new Http(c.getString("http.host"), c.getInt("http.port")),
         new Readiness(c.getDuration("readiness.timeout"), c.getDuration("readiness.cache-ttl")),
         new Bus(c.getDuration("bus.down-unready-after"), c.getDuration("bus.reconnect-min-backoff"),
-            c.getDuration("bus.reconnect-max-backoff")),
+            c.getDuration("bus.reconnect-max-backoff"), c.getDuration("bus.ping-interval"),
+            c.getDuration("bus.ping-timeout"), c.getDuration("bus.cache-ttl")),
         new Lease(c.getDuration("lease.renew-interval"), c.getDuration("lease.ttl"),
             c.getDuration("lease.lost-after")),
         new Stream(c.getInt("stream.replay-cap"), c.getDuration("stream.retention"),
-            c.getDuration("stream.heartbeat")),
+            c.getDuration("stream.heartbeat"), c.getInt("stream.client-buffer"), c.getDuration("stream.retry"),
+            c.getDuration("stream.prune-interval")),
         new Drain(c.getDuration("drain.lb-grace"), c.getDuration("drain.request-deadline"),
             c.getDuration("drain.run-grace")));
     settings.validate();
@@ -88,6 +92,10 @@ public record StudioSettings(
     require(replica.heartbeatInterval().compareTo(replica.goneAfter()) < 0,
         "studio.replica.heartbeat-interval must be below studio.replica.gone-after");
     require(http.port() >= 0 && http.port() <= 65535, "studio.http.port must be 0..65535");
+    require(bus.pingInterval().compareTo(bus.pingTimeout()) < 0,
+        "studio.bus.ping-interval must be below studio.bus.ping-timeout");
+    require(stream.replayCap() > 0 && stream.clientBuffer() > 0,
+        "studio.stream.replay-cap and studio.stream.client-buffer must be positive");
     require(replica.crashLoopThreshold() > 0, "studio.replica.crash-loop.threshold must be positive");
   }
 

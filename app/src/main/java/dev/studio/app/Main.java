@@ -3,6 +3,15 @@ package dev.studio.app;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import dev.studio.StudioGuardian;
+import dev.studio.bus.Bus;
+import dev.studio.bus.BusMetrics;
+import dev.studio.bus.BusStatus;
+import dev.studio.bus.FramePublisher;
+import dev.studio.cache.SignalCache;
+import dev.studio.stream.FrameStore;
+import dev.studio.stream.SseHub;
+import java.util.concurrent.Executor;
+import org.apache.pekko.actor.typed.DispatcherSelector;
 import dev.studio.db.Database;
 import dev.studio.drain.DrainCoordinator;
 import dev.studio.http.HttpServer;
@@ -96,22 +105,41 @@ public final class Main {
     store.prune(settings.replica().retention());
     ReplicaStatus status = new ReplicaStatus(id, safeMode);
 
+    // the bus: its subscribers are in place before it first connects
+    BusStatus busStatus = new BusStatus();
+    BusMetrics busMetrics = new BusMetrics(metrics.registry(), busStatus);
+    Bus.Subscribers subscribers = new Bus.Subscribers();
+    SignalCache<List<ReplicaView>> replicaCache = new SignalCache<>(ReplicaStore.CACHE_KIND, settings.bus().cacheTtl());
+    subscribers.add(replicaCache);
+    FramePublisher frames = new FramePublisher(db, busMetrics);
+
     CompletableFuture<StudioGuardian.Children> children = new CompletableFuture<>();
-    ActorSystem<StudioGuardian.Command> system = ActorSystem.create(
-        StudioGuardian.create(settings, store, status, metrics, children), "studio", config);
+    ActorSystem<StudioGuardian.Command> system = ActorSystem.create(StudioGuardian.create(settings, db, store, status,
+        metrics, busStatus, busMetrics, subscribers, children), "studio", config);
     ActorRef<ReplicaRegistry.Command> registry = children.get(10, TimeUnit.SECONDS).registry();
+    Executor jdbc = system.dispatchers().lookup(DispatcherSelector.fromConfig(StudioSettings.DB_DISPATCHER));
+    SseHub hub = new SseHub(frames, new FrameStore(db), settings.stream(), jdbc, system, metrics.registry());
+    subscribers.add(hub);
 
     Readiness readiness = new Readiness(status, db, migrator, settings.readiness());
+    readiness.addCheck(() -> {
+      Duration down = busStatus.downFor();
+      boolean ok = down.compareTo(settings.bus().downUnreadyAfter()) <= 0;
+      return new Readiness.Check("bus", ok, busStatus.connected() ? "listening"
+          : "down for " + down.toMillis() + " ms" + (ok ? " (unready after " + settings.bus().downUnreadyAfter().toMillis() + " ms)" : ""));
+    });
     DrainCoordinator drain = DrainCoordinator.install(system, registry, settings.drain());
     // Pekko exits the JVM (exit-code 0) once the drain is done; the pool and database close last.
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       readiness.close();
+      frames.close();
       storage.close();
     }, "studio-storage-close"));
     Signals.onTerminate(() -> CoordinatedShutdown.get(system).run(Signals.SIGNAL));
 
-    var binding = HttpServer.start(system, settings, status, readiness, metrics, store, drain)
-        .toCompletableFuture().get(30, TimeUnit.SECONDS);
+    var services = new HttpServer.Services(settings, status, readiness, metrics, store, replicaCache, hub,
+        new FrameStore(db));
+    var binding = HttpServer.start(system, services, drain).toCompletableFuture().get(30, TimeUnit.SECONDS);
     log.info("listening on http://{}:{}", settings.http().host(), binding.localAddress().getPort());
 
     AskPattern.<ReplicaRegistry.Command, Done>ask(registry,

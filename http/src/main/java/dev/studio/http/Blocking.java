@@ -1,12 +1,11 @@
 package dev.studio.http;
 
-import java.sql.SQLException;
 import java.util.concurrent.CompletionException;
 
 /** Lets a JDBC call run inside a {@code supplyAsync} on the database dispatcher. */
 final class Blocking {
   interface Sql<T> {
-    T get() throws SQLException;
+    T get() throws Exception;
   }
 
   private Blocking() {}
@@ -14,7 +13,9 @@ final class Blocking {
   static <T> T sql(Sql<T> call) {
     try {
       return call.get();
-    } catch (SQLException e) {
+    } catch (RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
       throw new CompletionException(e);
     }
   }

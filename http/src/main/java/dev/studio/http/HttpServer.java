@@ -1,11 +1,16 @@
 package dev.studio.http;
 
+import dev.studio.cache.SignalCache;
 import dev.studio.drain.DrainCoordinator;
 import dev.studio.metrics.Metrics;
 import dev.studio.probe.Readiness;
 import dev.studio.replica.ReplicaStatus;
 import dev.studio.replica.ReplicaStore;
+import dev.studio.replica.ReplicaView;
 import dev.studio.settings.StudioSettings;
+import dev.studio.stream.FrameStore;
+import dev.studio.stream.SseHub;
+import java.util.List;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import org.apache.pekko.Done;
@@ -19,26 +24,32 @@ import org.apache.pekko.http.javadsl.server.Route;
 import static org.apache.pekko.http.javadsl.server.Directives.concat;
 import static org.apache.pekko.http.javadsl.server.Directives.pathPrefix;
 
-/** Binds Studio's routes and takes part in the drain: stop accepting, then let requests finish. */
+/** Binds Studio's routes and takes part in the drain: stop accepting, reconnect streams, finish requests. */
 public final class HttpServer {
   private HttpServer() {}
 
-  public static Route routes(StudioSettings settings, ReplicaStatus status, Readiness readiness, Metrics metrics,
-      ReplicaStore replicas, Executor jdbc) {
+  /** What the routes serve from. */
+  public record Services(StudioSettings settings, ReplicaStatus status, Readiness readiness, Metrics metrics,
+      ReplicaStore replicas, SignalCache<List<ReplicaView>> replicaCache, SseHub hub, FrameStore frames) {}
+
+  public static Route routes(Services s, Executor jdbc) {
     return Problems.handled(() -> concat(
-        ProbeRoutes.create(status, readiness, metrics),
+        ProbeRoutes.create(s.status(), s.readiness(), s.metrics()),
         pathPrefix("api", () -> pathPrefix("v1", () -> concat(
-            ReplicaRoutes.create(replicas, settings.replica().goneAfter(), jdbc))))));
+            ReplicaRoutes.create(s.replicas(), s.replicaCache(), s.settings().replica().goneAfter(), jdbc),
+            StreamRoutes.create(s.hub(), s.frames(), jdbc))))));
   }
 
-  public static CompletionStage<ServerBinding> start(ActorSystem<?> system, StudioSettings settings,
-      ReplicaStatus status, Readiness readiness, Metrics metrics, ReplicaStore replicas, DrainCoordinator drain) {
+  public static CompletionStage<ServerBinding> start(ActorSystem<?> system, Services services, DrainCoordinator drain) {
     Executor jdbc = system.dispatchers().lookup(DispatcherSelector.fromConfig(StudioSettings.DB_DISPATCHER));
-    Route route = routes(settings, status, readiness, metrics, replicas, jdbc);
-    return Http.get(system).newServerAt(settings.http().host(), settings.http().port()).bind(route)
+    StudioSettings settings = services.settings();
+    return Http.get(system).newServerAt(settings.http().host(), settings.http().port()).bind(routes(services, jdbc))
         .thenApply(binding -> {
-          drain.addTask(CoordinatedShutdown.PhaseServiceUnbind(), "studio-http-unbind",
-              () -> binding.unbind().thenApply(x -> Done.getInstance()));
+          drain.addTask(CoordinatedShutdown.PhaseServiceUnbind(), "studio-http-unbind", () ->
+              binding.unbind().thenApply(x -> {
+                services.hub().reconnectAll();
+                return Done.getInstance();
+              }));
           drain.addTask(CoordinatedShutdown.PhaseServiceRequestsDone(), "studio-http-requests-done",
               () -> binding.terminate(settings.drain().requestDeadline()).thenApply(x -> Done.getInstance()));
           return binding;

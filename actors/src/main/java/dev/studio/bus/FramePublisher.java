@@ -1,0 +1,133 @@
+package dev.studio.bus;
+
+import dev.studio.db.Database;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The sending half of streams: stores frames in {@code stream_frame} and notifies them, in one
+ * transaction. One writer thread per replica drains a queue, so under load many frames share a
+ * transaction and a notification (batched, never delayed when idle).
+ *
+ * <p><b>Ids become visible in id order.</b> Each transaction takes {@link #ORDER_LOCK} before taking
+ * ids, so no frame commits after a frame with a larger id — on any replica. Without it, replay's
+ * {@code id > last} could skip a frame that committed late.
+ */
+public final class FramePublisher implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(FramePublisher.class);
+  /** Transaction-scoped advisory lock that orders frame ids across every replica. */
+  public static final long ORDER_LOCK = 0x5354_5544_494f_4631L;
+  static final int MAX_BATCH = 500;
+
+  private record Pending(String topic, String data, CompletableFuture<Long> id) {}
+
+  private final Database db;
+  private final BusMetrics metrics;
+  private final boolean ordered;
+  private final BlockingQueue<Pending> queue = new ArrayBlockingQueue<>(50_000);
+  private final Thread writer;
+  private volatile boolean closed;
+
+  public FramePublisher(Database db, BusMetrics metrics) {
+    this(db, metrics, true);
+  }
+
+  /** {@code ordered = false} exists only so a test can show what goes wrong without the lock. */
+  FramePublisher(Database db, BusMetrics metrics, boolean ordered) {
+    this.db = db;
+    this.metrics = metrics;
+    this.ordered = ordered;
+    this.writer = new Thread(this::run, "studio-frame-writer");
+    writer.setDaemon(true);
+    writer.start();
+  }
+
+  /**
+   * Publishes a frame; completes with its id once committed (and so notified).
+   *
+   * @param data a JSON object in canonical form ({@link BusCodec#canonicalObject})
+   */
+  public CompletableFuture<Long> publish(String topic, String data) {
+    CompletableFuture<Long> id = new CompletableFuture<>();
+    if (closed || !queue.offer(new Pending(topic, data, id))) {
+      id.completeExceptionally(new IllegalStateException(closed ? "publisher closed" : "publish queue full"));
+    }
+    return id;
+  }
+
+  private void run() {
+    List<Pending> batch = new ArrayList<>(MAX_BATCH);
+    while (!closed || !queue.isEmpty()) {
+      try {
+        Pending first = queue.poll(200, TimeUnit.MILLISECONDS);
+        if (first == null) continue;
+        batch.add(first);
+        queue.drainTo(batch, MAX_BATCH - 1);
+        write(batch);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      } catch (Exception e) {
+        log.warn("could not publish {} frame(s): {}", batch.size(), e.getMessage());
+        for (Pending p : batch) p.id().completeExceptionally(e);
+      } finally {
+        batch.clear();
+      }
+    }
+  }
+
+  private void write(List<Pending> batch) throws SQLException {
+    List<BusMessage.Frame> frames = db.inTransaction(c -> {
+      if (ordered) lock(c);
+      List<BusMessage.Frame> stored = insert(c, batch);
+      int notifies = Notify.send(c, BusCodec.framePrefixes(stored));
+      metrics.sent(notifies, stored.size());
+      return stored;
+    });
+    for (int i = 0; i < batch.size(); i++) batch.get(i).id().complete(frames.get(i).id());
+  }
+
+  static void lock(Connection c) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement("SELECT pg_advisory_xact_lock(?)")) {
+      ps.setLong(1, ORDER_LOCK);
+      ps.execute();
+    }
+  }
+
+  private static List<BusMessage.Frame> insert(Connection c, List<Pending> batch) throws SQLException {
+    List<BusMessage.Frame> stored = new ArrayList<>(batch.size());
+    try (PreparedStatement ps = c.prepareStatement(
+        "INSERT INTO stream_frame (topic, data) SELECT * FROM unnest(?::text[], ?::json[]) RETURNING id")) {
+      ps.setArray(1, c.createArrayOf("text", batch.stream().map(Pending::topic).toArray()));
+      ps.setArray(2, c.createArrayOf("text", batch.stream().map(Pending::data).toArray()));
+      try (ResultSet rs = ps.executeQuery()) {
+        int i = 0;
+        while (rs.next()) {
+          Pending p = batch.get(i++);
+          stored.add(new BusMessage.Frame(p.topic(), rs.getLong(1), p.data()));
+        }
+      }
+    }
+    return stored;
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    try {
+      writer.join(5_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}
