@@ -112,6 +112,7 @@ public final class Bus extends AbstractBehavior<Bus.Command> {
   /** Runs on the JDBC dispatcher. */
   private Connected open() {
     Database.Target t = db.target();
+    String url = settings.url().orElse(t.url());
     Properties p = new Properties();
     if (!t.user().isEmpty()) p.setProperty("user", t.user());
     if (!t.password().isEmpty()) p.setProperty("password", t.password());
@@ -121,7 +122,7 @@ public final class Bus extends AbstractBehavior<Bus.Command> {
     p.setProperty("loginTimeout", "5");
     Connection c = null;
     try {
-      c = DriverManager.getConnection(t.url(), p);
+      c = DriverManager.getConnection(url, p);
       long offset;
       try (Statement st = c.createStatement()) {
         st.execute("LISTEN " + Notify.CHANNEL);

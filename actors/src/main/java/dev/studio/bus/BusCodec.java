@@ -67,17 +67,24 @@ public final class BusCodec {
   public static List<String> framePrefixes(List<BusMessage.Frame> frames) {
     List<String> out = new ArrayList<>();
     StringBuilder batch = null;
+    int batchBytes = 0;
     for (BusMessage.Frame f : frames) {
       String item = frameItem(f, true);
-      if (HEAD.length() + item.length() + TAIL_ROOM > MAX_PAYLOAD) item = frameItem(f, false);
-      if (batch != null && batch.length() + 1 + item.length() + TAIL_ROOM > MAX_PAYLOAD) {
+      int itemBytes = utf8Length(item);
+      if (HEAD.length() + itemBytes + TAIL_ROOM > MAX_PAYLOAD) {
+        item = frameItem(f, false);
+        itemBytes = utf8Length(item);
+      }
+      if (batch != null && batchBytes + 1 + itemBytes + TAIL_ROOM > MAX_PAYLOAD) {
         out.add(batch.append(']').toString());
         batch = null;
       }
       if (batch == null) {
         batch = new StringBuilder(HEAD).append(item);
+        batchBytes = HEAD.length() + itemBytes;
       } else {
         batch.append(',').append(item);
+        batchBytes += 1 + itemBytes;
       }
     }
     if (batch != null) out.add(batch.append(']').toString());
@@ -87,6 +94,25 @@ public final class BusCodec {
   private static final String HEAD = "{\"t\":\"frame\",\"f\":[";
   /** Room for {@code ]} and {@code ,"ts":1733140000000}}. */
   private static final int TAIL_ROOM = 32;
+
+  /** PostgreSQL's cap is in bytes, and a frame may hold any Unicode text. */
+  static int utf8Length(String s) {
+    int n = 0;
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c < 0x80) {
+        n++;
+      } else if (c < 0x800) {
+        n += 2;
+      } else if (Character.isHighSurrogate(c)) {
+        n += 4;
+        i++;
+      } else {
+        n += 3;
+      }
+    }
+    return n;
+  }
 
   private static String frameItem(BusMessage.Frame f, boolean withData) {
     StringWriter w = new StringWriter();

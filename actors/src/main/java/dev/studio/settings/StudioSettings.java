@@ -33,7 +33,8 @@ public record StudioSettings(
 
   public record Readiness(Duration timeout, Duration cacheTtl) {}
 
-  public record Bus(Duration downUnreadyAfter, Duration reconnectMinBackoff, Duration reconnectMaxBackoff,
+  /** {@code url} empty: the LISTEN connection goes where the pool goes. */
+  public record Bus(Optional<String> url, Duration downUnreadyAfter, Duration reconnectMinBackoff, Duration reconnectMaxBackoff,
       Duration pingInterval, Duration pingTimeout, Duration cacheTtl) {}
 
   public record Lease(Duration renewInterval, Duration ttl, Duration lostAfter) {}
@@ -47,7 +48,7 @@ public record StudioSettings(
     Config c = root.getConfig("studio");
     Config r = c.getConfig("replica");
     Config d = c.getConfig("db");
-    String url = d.getString("url").trim();
+    Optional<String> url = optional(d.getString("url"));
     var settings = new StudioSettings(
         new Replica(
             orElse(r.getString("id"), UUID.randomUUID().toString()),
@@ -58,7 +59,7 @@ public record StudioSettings(
             r.getInt("crash-loop.threshold"),
             r.getDuration("crash-loop.window")),
         new Db(
-            url.isEmpty() ? Optional.empty() : Optional.of(url),
+            url,
             d.getString("user"),
             d.getString("password"),
             Path.of(d.getString("data-dir")).toAbsolutePath().normalize(),
@@ -69,7 +70,7 @@ public record StudioSettings(
         c.getBoolean("migrations.at-startup"),
         new Http(c.getString("http.host"), c.getInt("http.port")),
         new Readiness(c.getDuration("readiness.timeout"), c.getDuration("readiness.cache-ttl")),
-        new Bus(c.getDuration("bus.down-unready-after"), c.getDuration("bus.reconnect-min-backoff"),
+        new Bus(optional(c.getString("bus.url")), c.getDuration("bus.down-unready-after"), c.getDuration("bus.reconnect-min-backoff"),
             c.getDuration("bus.reconnect-max-backoff"), c.getDuration("bus.ping-interval"),
             c.getDuration("bus.ping-timeout"), c.getDuration("bus.cache-ttl")),
         new Lease(c.getDuration("lease.renew-interval"), c.getDuration("lease.ttl"),
@@ -101,6 +102,10 @@ public record StudioSettings(
 
   private static void require(boolean ok, String message) {
     if (!ok) throw new IllegalArgumentException(message);
+  }
+
+  private static Optional<String> optional(String value) {
+    return value == null || value.isBlank() ? Optional.empty() : Optional.of(value.trim());
   }
 
   private static String orElse(String value, String fallback) {

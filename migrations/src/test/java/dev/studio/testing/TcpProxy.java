@@ -19,6 +19,7 @@ public final class TcpProxy implements AutoCloseable {
   private final int targetPort;
   private final List<Socket> sockets = new CopyOnWriteArrayList<>();
   private volatile boolean blackHole;
+  private volatile boolean refuse;
 
   public TcpProxy(String targetHost, int targetPort) throws IOException {
     this.targetHost = targetHost;
@@ -38,10 +39,23 @@ public final class TcpProxy implements AutoCloseable {
     blackHole = on;
   }
 
+  /** Refused: open connections are closed and new ones closed at once (a database that went away). */
+  public void refuse(boolean on) throws IOException {
+    refuse = on;
+    if (on) {
+      for (Socket s : sockets) s.close();
+      sockets.clear();
+    }
+  }
+
   private void acceptLoop() {
     while (!server.isClosed()) {
       try {
         Socket client = server.accept();
+        if (refuse) {
+          client.close();
+          continue;
+        }
         sockets.add(client);
         if (blackHole) {
           pump(client.getInputStream(), OutputStream.nullOutputStream());
