@@ -32,7 +32,12 @@ public final class Replicas implements AfterEachCallback {
 
   @Override
   public void afterEach(ExtensionContext context) {
-    if (context.getExecutionException().isPresent()) {
+    stopAll(context.getExecutionException().isPresent());
+  }
+
+  /** Kills what is left; with {@code printLogs}, prints every replica's log first. */
+  public void stopAll(boolean printLogs) {
+    if (printLogs) {
       for (StudioProcess p : started) {
         System.out.println("===== log of " + p.name() + " =====\n" + p.log());
       }
