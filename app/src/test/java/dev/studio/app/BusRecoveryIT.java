@@ -1,5 +1,8 @@
 package dev.studio.app;
 
+import dev.studio.testing.Publish;
+import dev.studio.testing.SseClient;
+import dev.studio.testing.StudioProcess;
 import static dev.studio.app.ItSupport.listed;
 import static dev.studio.app.ItSupport.replicaId;
 import static dev.studio.app.ItSupport.seconds;

@@ -1,5 +1,6 @@
 package dev.studio.app;
 
+import dev.studio.testing.StudioProcess;
 import static dev.studio.app.ItSupport.seconds;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

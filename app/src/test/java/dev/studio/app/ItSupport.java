@@ -1,5 +1,6 @@
 package dev.studio.app;
 
+import dev.studio.testing.StudioProcess;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;

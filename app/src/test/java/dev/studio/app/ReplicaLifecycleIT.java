@@ -1,5 +1,6 @@
 package dev.studio.app;
 
+import dev.studio.testing.StudioProcess;
 import static dev.studio.app.ItSupport.listed;
 import static dev.studio.app.ItSupport.replicaId;
 import static dev.studio.app.ItSupport.seconds;

@@ -1,5 +1,6 @@
 package dev.studio.app;
 
+import dev.studio.testing.StudioProcess;
 import dev.studio.testing.TestPostgres;
 import java.io.IOException;
 import java.util.ArrayList;

@@ -1,5 +1,8 @@
 package dev.studio.app;
 
+import dev.studio.testing.Publish;
+import dev.studio.testing.SseClient;
+import dev.studio.testing.StudioProcess;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

@@ -8,12 +8,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** A zonky embedded PostgreSQL owned by the fixture: it can be stopped and started on the same port. */
-final class EmbeddedServer implements PostgresServer {
+public final class EmbeddedServer implements PostgresServer {
   private final Path dataDir;
   private final int port;
   private EmbeddedPostgres pg;
 
-  EmbeddedServer() {
+  public EmbeddedServer() {
     try {
       this.dataDir = Files.createTempDirectory("studio-test-pg");
       try (ServerSocket s = new ServerSocket(0)) {

@@ -1,6 +1,6 @@
-package dev.studio.app;
+package dev.studio.testing;
 
-import dev.studio.testing.Await;
+
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -105,7 +105,7 @@ public final class StudioProcess implements AutoCloseable {
     process = pb.start();
   }
 
-  static String jar() {
+  public static String jar() {
     String jar = System.getProperty("studio.jar", "target/studio.jar");
     if (!Files.exists(Path.of(jar))) throw new IllegalStateException("no runnable jar at " + jar + "; run mvn verify");
     return jar;
@@ -115,7 +115,7 @@ public final class StudioProcess implements AutoCloseable {
     return Path.of(System.getProperty("java.home"), "bin", "java").toString();
   }
 
-  static int freePort() throws IOException {
+  public static int freePort() throws IOException {
     try (ServerSocket s = new ServerSocket(0)) {
       return s.getLocalPort();
     }

@@ -1,4 +1,4 @@
-package dev.studio.app;
+package dev.studio.testing;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -18,9 +18,9 @@ import org.opentest4j.AssertionFailedError;
  * A minimal SSE client over a plain socket, as a browser's EventSource would read the stream:
  * every event with its {@code id}, {@code event} and {@code data}, in arrival order.
  */
-final class SseClient implements AutoCloseable {
-  record Event(String id, String event, String data, long receivedAtMillis) {
-    long idAsLong() {
+public final class SseClient implements AutoCloseable {
+  public record Event(String id, String event, String data, long receivedAtMillis) {
+    public long idAsLong() {
       return Long.parseLong(id);
     }
   }
@@ -31,7 +31,7 @@ final class SseClient implements AutoCloseable {
   private volatile boolean ended;
   private volatile int status;
 
-  SseClient(int port, String topics, String lastEventId) throws IOException {
+  public SseClient(int port, String topics, String lastEventId) throws IOException {
     socket = new Socket("127.0.0.1", port);
     String req = "GET /api/v1/stream?topics=" + topics + " HTTP/1.0\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
         + (lastEventId == null ? "" : "Last-Event-ID: " + lastEventId + "\r\n") + "\r\n";
@@ -76,15 +76,15 @@ final class SseClient implements AutoCloseable {
     }
   }
 
-  int status() {
+  public int status() {
     return status;
   }
 
-  boolean ended() {
+  public boolean ended() {
     return ended && events.isEmpty();
   }
 
-  Event next(Duration deadline) throws InterruptedException {
+  public Event next(Duration deadline) throws InterruptedException {
     Event e = events.poll(deadline.toMillis(), TimeUnit.MILLISECONDS);
     if (e == null) throw new AssertionFailedError("no SSE event within " + deadline + "; had " + all.size());
     all.add(e);
@@ -92,7 +92,7 @@ final class SseClient implements AutoCloseable {
   }
 
   /** Events until one matches, inclusive. */
-  List<Event> until(java.util.function.Predicate<Event> last, Duration deadline) throws InterruptedException {
+  public List<Event> until(java.util.function.Predicate<Event> last, Duration deadline) throws InterruptedException {
     long end = System.nanoTime() + deadline.toNanos();
     List<Event> got = new ArrayList<>();
     while (true) {
