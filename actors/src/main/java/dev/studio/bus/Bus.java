@@ -71,6 +71,7 @@ public final class Bus extends AbstractBehavior<Bus.Command> {
   private final Executor jdbc;
   private Connection connection;
   private Duration backoff;
+  private volatile boolean warnedPushReads;
 
   private Bus(ActorContext<Command> ctx, TimerScheduler<Command> timers, Database db, String replicaId,
       StudioSettings.Bus settings, BusStatus status, BusMetrics metrics, Subscribers subscribers) {
@@ -134,6 +135,10 @@ public final class Bus extends AbstractBehavior<Bus.Command> {
         }
       }
       setIfSupported(c, "SET client_connection_check_interval = '5s'");
+      if (!PushReads.enable(c) && !warnedPushReads) {
+        warnedPushReads = true;
+        getContext().getLog().warn("pgjdbc internals changed: notifications may be delayed under load (see PushReads)");
+      }
       return new Connected(c, offset);
     } catch (SQLException e) {
       abort(c);

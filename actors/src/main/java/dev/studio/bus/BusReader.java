@@ -16,11 +16,11 @@ import org.slf4j.LoggerFactory;
 /**
  * The read loop of the LISTEN connection, on a thread of its own.
  *
- * <p>It blocks in {@code getNotifications(0)}: pgjdbc then waits on the socket with no timeout and
- * returns as soon as one notification is parsed, together with any already buffered behind it. A
- * positive timeout instead re-arms the socket timeout around every read (two syscalls each) and
- * polls; blocking reads hand each notification on as it arrives. Liveness is proved separately by
- * the bus's self-ping, and the loop is ended by aborting the connection.
+ * <p>It blocks in {@code getNotifications(0)}: pgjdbc waits on the socket with no timeout, and with
+ * {@link PushReads} it returns as soon as one notification is parsed, together with any already
+ * buffered behind it. (A positive timeout re-arms the socket timeout around every read and polls.)
+ * Liveness is proved separately by the bus's self-ping, and the loop is ended by aborting the
+ * connection.
  */
 final class BusReader implements Runnable {
   private static final Logger log = LoggerFactory.getLogger(BusReader.class);

@@ -104,6 +104,13 @@ class BusTest {
   }
 
   @Test
+  void thePinnedDriverAcceptsThePushReadTweak() throws Exception {
+    try (var c = pg.connect()) {
+      assertTrue(PushReads.enable(c), "pgjdbc's PGStream internals changed: revisit PushReads");
+    }
+  }
+
+  @Test
   void malformedPayloadsAreCountedAndTheBusCarriesOn() throws Exception {
     db.withConnection(c -> Database.query(c, "SELECT pg_notify('studio', 'not json'), pg_notify('studio', '{\"t\":\"x\"}')", rs -> 1));
     db.inTransaction(c -> {

@@ -171,6 +171,18 @@ public final class Main {
     }
   }
 
+  /** The database could not be reached (worth waiting for), as opposed to a real error. */
+  static boolean unreachable(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof java.net.ConnectException || t instanceof java.sql.SQLTransientConnectionException) return true;
+      if (t instanceof java.sql.SQLException sql && sql.getSQLState() != null
+          && (sql.getSQLState().startsWith("08") || sql.getSQLState().startsWith("57P"))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   interface Attempt<T> {
     T run() throws Exception;
   }
@@ -182,10 +194,8 @@ public final class Main {
     while (true) {
       try {
         return attempt.run();
-      } catch (IncompatibleSchemaException e) {
-        throw e;
       } catch (Exception e) {
-        if (System.nanoTime() > deadline) throw e;
+        if (!unreachable(e) || System.nanoTime() > deadline) throw e;
         log.warn("database not ready ({}); retrying in {} ms", e.getMessage(), backoffMs);
         Thread.sleep(backoffMs);
         backoffMs = Math.min(backoffMs * 2, 5000);

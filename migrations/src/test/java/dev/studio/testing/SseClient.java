@@ -19,7 +19,7 @@ import org.opentest4j.AssertionFailedError;
  * every event with its {@code id}, {@code event} and {@code data}, in arrival order.
  */
 public final class SseClient implements AutoCloseable {
-  public record Event(String id, String event, String data, long receivedAtMillis) {
+  public record Event(String id, String event, String data, long receivedAtMillis, long receivedAtNanos) {
     public long idAsLong() {
       return Long.parseLong(id);
     }
@@ -55,7 +55,8 @@ public final class SseClient implements AutoCloseable {
       StringBuilder data = null;
       while ((line = in.readLine()) != null) {
         if (line.isEmpty()) {
-          if (data != null) events.add(new Event(id, event == null ? "message" : event, data.toString(), System.currentTimeMillis()));
+          if (data != null) events.add(new Event(id, event == null ? "message" : event, data.toString(), System.currentTimeMillis(),
+              System.nanoTime()));
           id = null;
           event = null;
           data = null;

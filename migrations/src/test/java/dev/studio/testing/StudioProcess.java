@@ -45,6 +45,7 @@ public final class StudioProcess implements AutoCloseable {
     private final Map<String, String> env = new LinkedHashMap<>();
     private final List<String> args = new ArrayList<>();
     private int port;
+    private boolean peakJit;
 
     private Builder(String name) {
       this.name = name;
@@ -73,6 +74,12 @@ public final class StudioProcess implements AutoCloseable {
       return this;
     }
 
+    /** Full JIT and a larger heap, for benchmarks (tests start faster with C1 only). */
+    public Builder peakJit() {
+      this.peakJit = true;
+      return this;
+    }
+
     public Builder args(String... more) {
       args.addAll(List.of(more));
       return this;
@@ -83,7 +90,8 @@ public final class StudioProcess implements AutoCloseable {
       Path dir = Path.of("target", "it-logs");
       Files.createDirectories(dir);
       Path log = dir.resolve(name + "-" + System.currentTimeMillis() + ".log");
-      List<String> cmd = new ArrayList<>(List.of(javaBin(), "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
+      List<String> cmd = new ArrayList<>(peakJit ? List.of(javaBin(), "-Xmx1g")
+          : List.of(javaBin(), "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
       props.forEach((k, v) -> cmd.add("-D" + k + "=" + v));
       cmd.add("-jar");
       cmd.add(jar());
