@@ -57,11 +57,21 @@ public final class Bus extends AbstractBehavior<Bus.Command> {
 
   public static Behavior<Command> create(Database db, String replicaId, StudioSettings.Bus settings,
       BusStatus status, BusMetrics metrics, Subscribers subscribers) {
+    return create(db, replicaId, null, settings, status, metrics, subscribers);
+  }
+
+  /**
+   * @param livenessLock key of the session advisory lock held on the LISTEN connection: PostgreSQL
+   *     frees it the instant that connection dies, which tells the other replicas this one is gone
+   */
+  public static Behavior<Command> create(Database db, String replicaId, Long livenessLock, StudioSettings.Bus settings,
+      BusStatus status, BusMetrics metrics, Subscribers subscribers) {
     return Behaviors.setup(ctx -> Behaviors.withTimers(timers ->
-        new Bus(ctx, timers, db, replicaId, settings, status, metrics, subscribers)));
+        new Bus(ctx, timers, db, replicaId, livenessLock, settings, status, metrics, subscribers)));
   }
 
   private final TimerScheduler<Command> timers;
+  private final Long livenessLock;
   private final Database db;
   private final String pingChannel;
   private final StudioSettings.Bus settings;
@@ -74,8 +84,9 @@ public final class Bus extends AbstractBehavior<Bus.Command> {
   private volatile boolean warnedPushReads;
 
   private Bus(ActorContext<Command> ctx, TimerScheduler<Command> timers, Database db, String replicaId,
-      StudioSettings.Bus settings, BusStatus status, BusMetrics metrics, Subscribers subscribers) {
+      Long livenessLock, StudioSettings.Bus settings, BusStatus status, BusMetrics metrics, Subscribers subscribers) {
     super(ctx);
+    this.livenessLock = livenessLock;
     this.timers = timers;
     this.db = db;
     this.pingChannel = "studio.ping." + replicaId;
@@ -126,6 +137,13 @@ public final class Bus extends AbstractBehavior<Bus.Command> {
       c = DriverManager.getConnection(url, p);
       long offset;
       try (Statement st = c.createStatement()) {
+        if (livenessLock != null) {
+          try (ResultSet rs = st.executeQuery("SELECT pg_try_advisory_lock(" + livenessLock + ")")) {
+            rs.next();
+            // still held by our previous session (a half-open connection the server has not noticed yet)
+            if (!rs.getBoolean(1)) throw new SQLException("liveness lock still held by an earlier session");
+          }
+        }
         st.execute("LISTEN " + Notify.CHANNEL);
         st.execute("LISTEN \"" + pingChannel + "\"");
         long before = System.currentTimeMillis();
@@ -184,6 +202,7 @@ public final class Bus extends AbstractBehavior<Bus.Command> {
     abort(connection);
     connection = null;
     status.down();
+    for (BusSubscriber s : subscribers.list) s.onDisconnect();
     retryLater();
     return this;
   }

@@ -12,4 +12,7 @@ public interface BusSubscriber {
    * caches clear themselves and stream clients are told to resync.
    */
   default void onReconnect() {}
+
+  /** The LISTEN connection (and with it this replica's liveness lock) is gone. */
+  default void onDisconnect() {}
 }

@@ -85,7 +85,7 @@ public final class ClusterStore {
     return Database.query(c, "SELECT id FROM cluster ORDER BY id", rs -> rs.getObject(1, UUID.class));
   }
 
-  static Cluster row(ResultSet rs) throws SQLException {
+  public static Cluster row(ResultSet rs) throws SQLException {
     JsonNode settings;
     try {
       settings = JSON.readTree(rs.getString("settings"));

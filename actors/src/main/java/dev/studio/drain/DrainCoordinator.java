@@ -1,7 +1,9 @@
 package dev.studio.drain;
 
+import dev.studio.lease.Ownership;
 import dev.studio.replica.ReplicaRegistry;
 import dev.studio.replica.ReplicaState;
+import dev.studio.replica.ReplicaStatus;
 import dev.studio.settings.StudioSettings;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -21,7 +23,8 @@ import org.slf4j.LoggerFactory;
  *
  * <ol>
  *   <li>refuse ({@code before-service-unbind}): {@code /readyz} 503 at once, replica {@code
- *       draining}, then {@code drain.lb-grace} for the load balancer to notice;
+ *       draining}, every lease released (owners stopped first) with a signal so others take over at
+ *       once, then {@code drain.lb-grace} for the load balancer to notice;
  *   <li>streams ({@code service-unbind}, {@code service-requests-done}): added by the HTTP layer,
  *       which owns the binding ({@link #addTask});
  *   <li>runs ({@code service-stop}): added by the run feature;
@@ -38,12 +41,25 @@ public final class DrainCoordinator {
     this.shutdown = CoordinatedShutdown.get(system);
   }
 
-  public static DrainCoordinator install(ActorSystem<?> system, ActorRef<ReplicaRegistry.Command> registry,
-      StudioSettings.Drain settings) {
+  public static DrainCoordinator install(ActorSystem<?> system, ReplicaStatus status,
+      ActorRef<ReplicaRegistry.Command> registry, ActorRef<Ownership.Command> ownership, StudioSettings.Drain settings) {
     DrainCoordinator d = new DrainCoordinator(system);
     d.addTask(CoordinatedShutdown.PhaseBeforeServiceUnbind(), "studio-refuse", () -> {
-      log.info("drain: refusing traffic (readiness 503, state draining)");
-      return d.changeState(registry, ReplicaState.DRAINING)
+      log.info("drain: refusing traffic (readiness 503)");
+      status.refuseTraffic();
+      // owners stop and leases are released before the others learn we are draining: they take
+      // over only what we no longer run, so no cluster is ever worked on twice
+      return AskPattern.<Ownership.Command, Done>ask(ownership, Ownership.ReleaseAll::new, Duration.ofSeconds(3),
+              system.scheduler())
+          .exceptionally(e -> {
+            log.warn("drain: releasing leases did not finish ({}); they expire by TTL", e.getMessage());
+            return Done.getInstance();
+          })
+          .thenCompose(done -> d.changeState(registry, ReplicaState.DRAINING))
+          .thenApply(done -> {
+            log.info("drain: leases released and state draining recorded; the others take over now");
+            return done;
+          })
           .thenCompose(done -> d.after(settings.lbGrace()));
     });
     d.addTask(CoordinatedShutdown.PhaseBeforeActorSystemTerminate(), "studio-stopped", () -> {

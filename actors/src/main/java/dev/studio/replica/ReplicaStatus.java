@@ -9,6 +9,8 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class ReplicaStatus {
   private final String id;
   private final boolean safeMode;
+  /** Key of the session advisory lock this replica holds on its LISTEN connection while alive. */
+  private final long lockKey = new java.security.SecureRandom().nextLong();
   private volatile ReplicaState state = ReplicaState.STARTING;
   private final AtomicLong lastHeartbeatNanos = new AtomicLong(System.nanoTime());
 
@@ -26,8 +28,17 @@ public final class ReplicaStatus {
     return safeMode;
   }
 
+  public long lockKey() {
+    return lockKey;
+  }
+
   public ReplicaState state() {
     return state;
+  }
+
+  /** Drain, first step: readiness answers 503 from now on; the database learns it a moment later. */
+  public void refuseTraffic() {
+    if (state != ReplicaState.STOPPED) state = ReplicaState.DRAINING;
   }
 
   void state(ReplicaState next) {

@@ -20,12 +20,17 @@ public final class ReplicaStore {
 
   /** Registers this process as {@code starting}. */
   public void register(String id, String host, String version, boolean safeMode) throws SQLException {
+    register(id, host, version, safeMode, null);
+  }
+
+  /** Registers this process as {@code starting}, with the key of the liveness lock its bus will hold. */
+  public void register(String id, String host, String version, boolean safeMode, Long lockKey) throws SQLException {
     db.inTransaction(c -> Database.update(c, """
-        INSERT INTO studio_replica (id, host, version, state, safe_mode, started_at, heartbeat_at)
-        VALUES (?, ?, ?, 'starting', ?, now(), now())
+        INSERT INTO studio_replica (id, host, version, state, safe_mode, started_at, heartbeat_at, lock_key)
+        VALUES (?, ?, ?, 'starting', ?, now(), now(), ?)
         ON CONFLICT (id) DO UPDATE SET host = excluded.host, version = excluded.version,
           state = 'starting', safe_mode = excluded.safe_mode, started_at = now(), heartbeat_at = now(),
-          stopped_at = NULL""", id, host, version, safeMode) + signalChanged(c));
+          stopped_at = NULL, lock_key = excluded.lock_key""", id, host, version, safeMode, lockKey) + signalChanged(c));
   }
 
   /** Every replica's cached replica list is invalidated when this transaction commits. */

@@ -18,7 +18,12 @@ public record StudioSettings(
     Bus bus,
     Lease lease,
     Stream stream,
-    Drain drain) {
+    Drain drain,
+    Duties duties) {
+
+  /** The duties to run per owned cluster, their intervals, and the broker client's limits. */
+  public record Duties(java.util.List<String> names, Duration tierA, Duration tierB, Duration brokerTimeout,
+      int brokerConcurrency) {}
 
   public static final String DB_DISPATCHER = "studio.db-dispatcher";
 
@@ -37,7 +42,7 @@ public record StudioSettings(
   public record Bus(Optional<String> url, Duration downUnreadyAfter, Duration reconnectMinBackoff, Duration reconnectMaxBackoff,
       Duration pingInterval, Duration pingTimeout, Duration cacheTtl) {}
 
-  public record Lease(Duration renewInterval, Duration ttl, Duration lostAfter) {}
+  public record Lease(Duration renewInterval, Duration ttl, Duration lostAfter, Duration liveCheckInterval) {}
 
   public record Stream(int replayCap, Duration retention, Duration heartbeat, int clientBuffer,
       Duration retry, Duration pruneInterval) {}
@@ -74,12 +79,14 @@ public record StudioSettings(
             c.getDuration("bus.reconnect-max-backoff"), c.getDuration("bus.ping-interval"),
             c.getDuration("bus.ping-timeout"), c.getDuration("bus.cache-ttl")),
         new Lease(c.getDuration("lease.renew-interval"), c.getDuration("lease.ttl"),
-            c.getDuration("lease.lost-after")),
+            c.getDuration("lease.lost-after"), c.getDuration("lease.live-check-interval")),
         new Stream(c.getInt("stream.replay-cap"), c.getDuration("stream.retention"),
             c.getDuration("stream.heartbeat"), c.getInt("stream.client-buffer"), c.getDuration("stream.retry"),
             c.getDuration("stream.prune-interval")),
         new Drain(c.getDuration("drain.lb-grace"), c.getDuration("drain.request-deadline"),
-            c.getDuration("drain.run-grace")));
+            c.getDuration("drain.run-grace")),
+        new Duties(c.getStringList("duties"), c.getDuration("scrape.tier-a"), c.getDuration("scrape.tier-b"),
+            c.getDuration("broker.request-timeout"), c.getInt("broker.max-concurrent")));
     settings.validate();
     return settings;
   }

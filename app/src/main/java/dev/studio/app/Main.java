@@ -8,6 +8,10 @@ import dev.studio.bus.BusMetrics;
 import dev.studio.bus.BusStatus;
 import dev.studio.bus.FramePublisher;
 import dev.studio.cache.SignalCache;
+import dev.studio.cluster.ClusterStore;
+import dev.studio.cluster.ClusterViews;
+import dev.studio.duty.DutyRegistry;
+import dev.studio.lease.LeaseStore;
 import dev.studio.stream.FrameStore;
 import dev.studio.stream.SseHub;
 import java.util.concurrent.Executor;
@@ -101,9 +105,11 @@ public final class Main {
 
     ReplicaStore store = new ReplicaStore(db);
     boolean safeMode = CrashLoopGuard.safeMode(store, settings.replica());
-    store.register(id, settings.replica().host(), build.version(), safeMode);
-    store.prune(settings.replica().retention());
     ReplicaStatus status = new ReplicaStatus(id, safeMode);
+    store.register(id, settings.replica().host(), build.version(), safeMode, status.lockKey());
+    store.prune(settings.replica().retention());
+    DutyRegistry duties = DutyRegistry.load(settings.duties().names(), Main.class.getClassLoader());
+    log.info("duties per owned cluster: {}{}", duties.names(), safeMode ? " (safe mode: built-in only)" : "");
 
     // the bus: its subscribers are in place before it first connects
     BusStatus busStatus = new BusStatus();
@@ -114,9 +120,11 @@ public final class Main {
     FramePublisher frames = new FramePublisher(db, busMetrics);
 
     CompletableFuture<StudioGuardian.Children> children = new CompletableFuture<>();
-    ActorSystem<StudioGuardian.Command> system = ActorSystem.create(StudioGuardian.create(settings, db, store, status,
-        metrics, busStatus, busMetrics, subscribers, children), "studio", config);
-    ActorRef<ReplicaRegistry.Command> registry = children.get(10, TimeUnit.SECONDS).registry();
+    var wiring = new StudioGuardian.Wiring(settings, db, store, status, metrics, busStatus, busMetrics, subscribers,
+        frames, duties);
+    ActorSystem<StudioGuardian.Command> system = ActorSystem.create(StudioGuardian.create(wiring, children), "studio", config);
+    StudioGuardian.Children started = children.get(10, TimeUnit.SECONDS);
+    ActorRef<ReplicaRegistry.Command> registry = started.registry();
     Executor jdbc = system.dispatchers().lookup(DispatcherSelector.fromConfig(StudioSettings.DB_DISPATCHER));
     SseHub hub = new SseHub(frames, new FrameStore(db), settings.stream(), jdbc, system, metrics.registry());
     subscribers.add(hub);
@@ -128,7 +136,7 @@ public final class Main {
       return new Readiness.Check("bus", ok, busStatus.connected() ? "listening"
           : "down for " + down.toMillis() + " ms" + (ok ? " (unready after " + settings.bus().downUnreadyAfter().toMillis() + " ms)" : ""));
     });
-    DrainCoordinator drain = DrainCoordinator.install(system, registry, settings.drain());
+    DrainCoordinator drain = DrainCoordinator.install(system, status, registry, started.ownership(), settings.drain());
     // Pekko exits the JVM (exit-code 0) once the drain is done; the pool and database close last.
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       readiness.close();
@@ -138,7 +146,8 @@ public final class Main {
     Signals.onTerminate(() -> CoordinatedShutdown.get(system).run(Signals.SIGNAL));
 
     var services = new HttpServer.Services(settings, status, readiness, metrics, store, replicaCache, hub,
-        new FrameStore(db));
+        new FrameStore(db), new ClusterStore(db), new ClusterViews(db),
+        new LeaseStore(db, id, settings.lease().ttl(), settings.replica().goneAfter()));
     var binding = HttpServer.start(system, services, drain).toCompletableFuture().get(30, TimeUnit.SECONDS);
     log.info("listening on http://{}:{}", settings.http().host(), binding.localAddress().getPort());
 

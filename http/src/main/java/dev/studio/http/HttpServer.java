@@ -1,6 +1,9 @@
 package dev.studio.http;
 
 import dev.studio.cache.SignalCache;
+import dev.studio.cluster.ClusterStore;
+import dev.studio.cluster.ClusterViews;
+import dev.studio.lease.LeaseStore;
 import dev.studio.drain.DrainCoordinator;
 import dev.studio.metrics.Metrics;
 import dev.studio.probe.Readiness;
@@ -30,14 +33,16 @@ public final class HttpServer {
 
   /** What the routes serve from. */
   public record Services(StudioSettings settings, ReplicaStatus status, Readiness readiness, Metrics metrics,
-      ReplicaStore replicas, SignalCache<List<ReplicaView>> replicaCache, SseHub hub, FrameStore frames) {}
+      ReplicaStore replicas, SignalCache<List<ReplicaView>> replicaCache, SseHub hub, FrameStore frames,
+      ClusterStore clusters, ClusterViews clusterViews, LeaseStore leases) {}
 
   public static Route routes(Services s, Executor jdbc) {
     return Problems.handled(() -> concat(
         ProbeRoutes.create(s.status(), s.readiness(), s.metrics()),
         pathPrefix("api", () -> pathPrefix("v1", () -> concat(
             ReplicaRoutes.create(s.replicas(), s.replicaCache(), s.settings().replica().goneAfter(), jdbc),
-            StreamRoutes.create(s.hub(), s.frames(), jdbc))))));
+            StreamRoutes.create(s.hub(), s.frames(), jdbc),
+            ClusterRoutes.create(s.clusters(), s.clusterViews(), s.leases(), jdbc))))));
   }
 
   public static CompletionStage<ServerBinding> start(ActorSystem<?> system, Services services, DrainCoordinator drain) {
