@@ -139,4 +139,45 @@ class OwnershipIT {
       assertEquals(0, leaving.awaitExit(Duration.ofSeconds(30)));
     }
   }
+
+  @Test
+  void aHungOwnerLosesItsLeasesWritesNothingStaleAndRejoins() throws Exception {
+    try (FakeRabbit broker = new FakeRabbit()) {
+      Path password = Files.createTempFile("broker", ".pw");
+      Files.writeString(password, FakeRabbit.PASSWORD);
+      StudioProcess a = replicas.start(pg, "hung-a", fast()).awaitReady(Duration.ofSeconds(90));
+      StudioProcess b = replicas.start(pg, "hung-b", fast()).awaitReady(Duration.ofSeconds(90));
+      for (int i = 0; i < 20; i++) Api.createCluster(i % 2 == 0 ? a : b, "h" + i, broker.url("h" + i), password.toString());
+      Await.until("all owned", Duration.ofSeconds(20), () -> owners(a).size() == 20);
+      String idA = replicaId(a);
+      Await.until("A owns some", Duration.ofSeconds(10), () -> owners(b).containsValue(idA));
+
+      long stopped = System.nanoTime();
+      a.signal("STOP"); // hung but connected: its liveness lock stays held, so only the TTL frees its leases
+      Await.until("B owns everything", Duration.ofSeconds(30), () -> {
+        Map<String, String> o = owners(b);
+        return o.size() == 20 && !o.containsValue(idA);
+      });
+      double takeover = seconds(stopped);
+      System.out.printf("takeover from a hung (SIGSTOP) owner, TTL 3 s: %.2f s%n", takeover);
+      assertTrue(takeover <= 3.0 + 3.0, "TTL + heartbeat staleness bound: " + takeover);
+      Map<String, Long> tokensAfterTakeover = new HashMap<>();
+      for (JsonNode l : Api.get(b, "/api/v1/leases").get("leases")) {
+        tokensAfterTakeover.put(l.get("clusterId").asText(), l.get("token").asLong());
+      }
+
+      a.signal("CONT"); // A wakes up believing it still owns its clusters
+      Await.until("A discovers the loss and rejoins: ready, owning some clusters again", Duration.ofSeconds(30),
+          () -> a.get("/readyz").status() == 200 && owners(b).containsValue(idA));
+      try (var c = pg.connect(); var st = c.createStatement();
+           var rs = st.executeQuery("SELECT cluster_id::text, token FROM cluster_state")) {
+        while (rs.next()) {
+          Long floor = tokensAfterTakeover.get(rs.getString(1));
+          assertTrue(floor != null && rs.getLong(2) >= floor,
+              "a state written with a stale token survived: cluster " + rs.getString(1) + " token " + rs.getLong(2));
+        }
+      }
+      System.out.printf("fenced rejections on the woken replica: %.0f%n", Api.metric(a, "studio_fenced_rejections_total"));
+    }
+  }
 }
