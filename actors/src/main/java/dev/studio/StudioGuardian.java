@@ -6,6 +6,10 @@ import dev.studio.bus.BusMetrics;
 import dev.studio.bus.BusStatus;
 import dev.studio.bus.FramePublisher;
 import dev.studio.bus.FrameRetention;
+import dev.studio.cluster.ClusterStore;
+import dev.studio.cluster.ClusterViews;
+import dev.studio.run.RunStore;
+import dev.studio.run.Runs;
 import dev.studio.db.Database;
 import dev.studio.duty.DutyRegistry;
 import dev.studio.lease.LeaseStore;
@@ -28,7 +32,7 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
 
 /**
  * The root of Studio's actor tree: replica registry, bus, ownership (with a cluster owner per won
- * lease and its duties below it) and frame retention. Children are handed to the wiring code
+ * lease and its duties below it), runs and frame retention. Children are handed to the wiring code
  * through {@code started} because it needs their references (probes, drain tasks).
  */
 public final class StudioGuardian {
@@ -41,7 +45,8 @@ public final class StudioGuardian {
       Metrics metrics, BusStatus busStatus, BusMetrics busMetrics, Bus.Subscribers subscribers,
       FramePublisher frames, DutyRegistry duties) {}
 
-  public record Children(ActorRef<ReplicaRegistry.Command> registry, ActorRef<Ownership.Command> ownership) {}
+  public record Children(ActorRef<ReplicaRegistry.Command> registry, ActorRef<Ownership.Command> ownership,
+      ActorRef<Runs.Command> runs) {}
 
   private StudioGuardian() {}
 
@@ -65,7 +70,11 @@ public final class StudioGuardian {
       ctx.spawn(supervised(metrics, "bus", Bus.create(w.db(), w.status().id(), w.status().lockKey(), s.bus(),
           w.busStatus(), w.busMetrics(), w.subscribers())), "bus");
       ctx.spawn(supervised(metrics, "frame-retention", FrameRetention.create(w.db(), s.stream())), "frame-retention");
-      started.complete(new Children(registry, ownership));
+      var runDeps = new Runs.Deps(new RunStore(w.db()), new ClusterStore(w.db()), new ClusterViews(w.db()), w.frames(),
+          deps.http(), w.status().id(), jdbc, s.duties().brokerTimeout(), s.replica().goneAfter(), s.drain().recoveryInterval());
+      var runs = ctx.spawn(supervised(metrics, "runs", Runs.create(runDeps, Runs.kinds(StudioGuardian.class.getClassLoader()))),
+          "runs");
+      started.complete(new Children(registry, ownership, runs));
       return metrics.actors().<Command>instrument("guardian", Behaviors.empty());
     });
   }

@@ -1,6 +1,7 @@
 package dev.studio.drain;
 
 import dev.studio.lease.Ownership;
+import dev.studio.run.Runs;
 import dev.studio.replica.ReplicaRegistry;
 import dev.studio.replica.ReplicaState;
 import dev.studio.replica.ReplicaStatus;
@@ -27,7 +28,8 @@ import org.slf4j.LoggerFactory;
  *       once, then {@code drain.lb-grace} for the load balancer to notice;
  *   <li>streams ({@code service-unbind}, {@code service-requests-done}): added by the HTTP layer,
  *       which owns the binding ({@link #addTask});
- *   <li>runs ({@code service-stop}): added by the run feature;
+ *   <li>runs ({@code service-stop}): running bulk runs get {@code drain.run-grace} to finish, the rest
+ *       are interrupted before their next item and recorded {@code interrupted} with their progress;
  *   <li>stopped ({@code before-actor-system-terminate}): the clean stop is recorded.
  * </ol>
  */
@@ -42,7 +44,8 @@ public final class DrainCoordinator {
   }
 
   public static DrainCoordinator install(ActorSystem<?> system, ReplicaStatus status,
-      ActorRef<ReplicaRegistry.Command> registry, ActorRef<Ownership.Command> ownership, StudioSettings.Drain settings) {
+      ActorRef<ReplicaRegistry.Command> registry, ActorRef<Ownership.Command> ownership, ActorRef<Runs.Command> runs,
+      StudioSettings.Drain settings) {
     DrainCoordinator d = new DrainCoordinator(system);
     d.addTask(CoordinatedShutdown.PhaseBeforeServiceUnbind(), "studio-refuse", () -> {
       log.info("drain: refusing traffic (readiness 503)");
@@ -61,6 +64,11 @@ public final class DrainCoordinator {
             return done;
           })
           .thenCompose(done -> d.after(settings.lbGrace()));
+    });
+    d.addTask(CoordinatedShutdown.PhaseServiceStop(), "studio-runs", () -> {
+      log.info("drain: bulk runs get {} ms to finish", settings.runGrace().toMillis());
+      return AskPattern.<Runs.Command, Done>ask(runs, replyTo -> new Runs.Drain(settings.runGrace(), replyTo),
+          settings.runGrace().plusSeconds(2), system.scheduler());
     });
     d.addTask(CoordinatedShutdown.PhaseBeforeActorSystemTerminate(), "studio-stopped", () -> {
       log.info("drain: recording a clean stop");

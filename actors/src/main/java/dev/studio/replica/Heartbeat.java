@@ -18,6 +18,8 @@ final class Heartbeat implements AutoCloseable {
   private final ReplicaMetrics metrics;
   private final java.time.Duration timeout;
   private boolean failing;
+  /** Until the schema has the column (a build ahead of its schema), the heartbeat keeps trying. */
+  private boolean lockKeyRecorded;
 
   Heartbeat(ReplicaStore store, ReplicaStatus status, ReplicaMetrics metrics, java.time.Duration interval) {
     this.store = store;
@@ -36,6 +38,7 @@ final class Heartbeat implements AutoCloseable {
 
   private void beat() {
     try {
+      if (!lockKeyRecorded) lockKeyRecorded = store.recordLockKey(status.id(), status.lockKey());
       store.heartbeat(status.id(), timeout);
       status.heartbeatWritten();
       if (failing) log.info("heartbeat written again");

@@ -19,18 +19,31 @@ public final class ReplicaStore {
   }
 
   /** Registers this process as {@code starting}. */
+  /**
+   * Registers this process as {@code starting}. Only the columns of the first schema version are
+   * written, so a build whose schema is behind still registers and serves its probes.
+   */
   public void register(String id, String host, String version, boolean safeMode) throws SQLException {
-    register(id, host, version, safeMode, null);
-  }
-
-  /** Registers this process as {@code starting}, with the key of the liveness lock its bus will hold. */
-  public void register(String id, String host, String version, boolean safeMode, Long lockKey) throws SQLException {
     db.inTransaction(c -> Database.update(c, """
-        INSERT INTO studio_replica (id, host, version, state, safe_mode, started_at, heartbeat_at, lock_key)
-        VALUES (?, ?, ?, 'starting', ?, now(), now(), ?)
+        INSERT INTO studio_replica (id, host, version, state, safe_mode, started_at, heartbeat_at)
+        VALUES (?, ?, ?, 'starting', ?, now(), now())
         ON CONFLICT (id) DO UPDATE SET host = excluded.host, version = excluded.version,
           state = 'starting', safe_mode = excluded.safe_mode, started_at = now(), heartbeat_at = now(),
-          stopped_at = NULL, lock_key = excluded.lock_key""", id, host, version, safeMode, lockKey) + signalChanged(c));
+          stopped_at = NULL""", id, host, version, safeMode) + signalChanged(c));
+  }
+
+  /**
+   * Records the key of the liveness lock this replica's bus holds; false while the schema lacks the
+   * column (it is behind: no leases for this replica until it is migrated).
+   */
+  public boolean recordLockKey(String id, long lockKey) throws SQLException {
+    try {
+      db.update("UPDATE studio_replica SET lock_key = ? WHERE id = ?", lockKey, id);
+      return true;
+    } catch (SQLException e) {
+      if ("42703".equals(e.getSQLState())) return false; // undefined_column
+      throw e;
+    }
   }
 
   /** Every replica's cached replica list is invalidated when this transaction commits. */

@@ -47,7 +47,7 @@ public record StudioSettings(
   public record Stream(int replayCap, Duration retention, Duration heartbeat, int clientBuffer,
       Duration retry, Duration pruneInterval) {}
 
-  public record Drain(Duration lbGrace, Duration requestDeadline, Duration runGrace) {}
+  public record Drain(Duration lbGrace, Duration requestDeadline, Duration runGrace, Duration recoveryInterval) {}
 
   public static StudioSettings from(Config root) {
     Config c = root.getConfig("studio");
@@ -84,7 +84,7 @@ public record StudioSettings(
             c.getDuration("stream.heartbeat"), c.getInt("stream.client-buffer"), c.getDuration("stream.retry"),
             c.getDuration("stream.prune-interval")),
         new Drain(c.getDuration("drain.lb-grace"), c.getDuration("drain.request-deadline"),
-            c.getDuration("drain.run-grace")),
+            c.getDuration("drain.run-grace"), c.getDuration("drain.recovery-interval")),
         new Duties(c.getStringList("duties"), c.getDuration("scrape.tier-a"), c.getDuration("scrape.tier-b"),
             c.getDuration("broker.request-timeout"), c.getInt("broker.max-concurrent")));
     settings.validate();

@@ -12,6 +12,7 @@ import dev.studio.cluster.ClusterStore;
 import dev.studio.cluster.ClusterViews;
 import dev.studio.duty.DutyRegistry;
 import dev.studio.lease.LeaseStore;
+import dev.studio.run.RunStore;
 import dev.studio.stream.FrameStore;
 import dev.studio.stream.SseHub;
 import java.util.concurrent.Executor;
@@ -106,7 +107,8 @@ public final class Main {
     ReplicaStore store = new ReplicaStore(db);
     boolean safeMode = CrashLoopGuard.safeMode(store, settings.replica());
     ReplicaStatus status = new ReplicaStatus(id, safeMode);
-    store.register(id, settings.replica().host(), build.version(), safeMode, status.lockKey());
+    store.register(id, settings.replica().host(), build.version(), safeMode);
+    store.recordLockKey(id, status.lockKey()); // before the bus takes the lock: the live set needs both
     store.prune(settings.replica().retention());
     DutyRegistry duties = DutyRegistry.load(settings.duties().names(), Main.class.getClassLoader());
     log.info("duties per owned cluster: {}{}", duties.names(), safeMode ? " (safe mode: built-in only)" : "");
@@ -136,7 +138,8 @@ public final class Main {
       return new Readiness.Check("bus", ok, busStatus.connected() ? "listening"
           : "down for " + down.toMillis() + " ms" + (ok ? " (unready after " + settings.bus().downUnreadyAfter().toMillis() + " ms)" : ""));
     });
-    DrainCoordinator drain = DrainCoordinator.install(system, status, registry, started.ownership(), settings.drain());
+    DrainCoordinator drain = DrainCoordinator.install(system, status, registry, started.ownership(), started.runs(),
+        settings.drain());
     // Pekko exits the JVM (exit-code 0) once the drain is done; the pool and database close last.
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       readiness.close();
@@ -147,7 +150,7 @@ public final class Main {
 
     var services = new HttpServer.Services(settings, status, readiness, metrics, store, replicaCache, hub,
         new FrameStore(db), new ClusterStore(db), new ClusterViews(db),
-        new LeaseStore(db, id, settings.lease().ttl(), settings.replica().goneAfter()));
+        new LeaseStore(db, id, settings.lease().ttl(), settings.replica().goneAfter()), new RunStore(db), started.runs());
     var binding = HttpServer.start(system, services, drain).toCompletableFuture().get(30, TimeUnit.SECONDS);
     log.info("listening on http://{}:{}", settings.http().host(), binding.localAddress().getPort());
 

@@ -14,6 +14,9 @@ public final class Bench {
   static {
     ALL.put("bus-latency", BusLatency::run);
     ALL.put("bus-throughput", BusThroughput::run);
+    ALL.put("lease-pass", Leases::pass);
+    ALL.put("handover", () -> Leases.handover(false));
+    ALL.put("takeover", () -> Leases.handover(true));
   }
 
   private Bench() {}

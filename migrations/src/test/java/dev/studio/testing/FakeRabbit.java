@@ -37,6 +37,7 @@ public final class FakeRabbit implements AutoCloseable {
     final Map<String, Long> queues = new LinkedHashMap<>(); // "vhost\0name" -> messages
     final Map<String, AtomicLong> callers = new ConcurrentHashMap<>();
     final AtomicLong purges = new AtomicLong();
+    volatile long actionDelayMillis;
     final AtomicLong deletes = new AtomicLong();
 
     Model() {
@@ -65,6 +66,12 @@ public final class FakeRabbit implements AutoCloseable {
 
     public synchronized Model removeQueue(String vhost, String name) {
       queues.remove(vhost + "\u0000" + name);
+      return this;
+    }
+
+    /** Purges and deletes take this long (a slow broker, so runs last long enough to interrupt). */
+    public Model slowActions(long millis) {
+      actionDelayMillis = millis;
       return this;
     }
 
@@ -138,6 +145,13 @@ public final class FakeRabbit implements AutoCloseable {
       m.callers.computeIfAbsent(caller, k -> new AtomicLong()).incrementAndGet();
       String rest = parts[3];
       log.add(new Request(name, caller, ex.getRequestMethod(), rest, System.nanoTime()));
+      if (ex.getRequestMethod().equals("DELETE") && m.actionDelayMillis > 0) {
+        try {
+          Thread.sleep(m.actionDelayMillis); // the broker's own slowness, outside the model's lock
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
       synchronized (m) {
         route(ex, m, name, ex.getRequestMethod(), rest, ex.getRequestURI().getRawQuery());
       }
