@@ -10,9 +10,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import org.apache.pekko.actor.typed.Behavior;
-import org.apache.pekko.actor.typed.javadsl.Behaviors;
 
 /**
  * Tier A, every {@code scrape.tier-a} (5 s): overview and nodes → {@code cluster_state} tier {@code a}
@@ -22,12 +20,6 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
  */
 public final class ScrapeTierA implements ClusterDuty {
   static final ObjectMapper JSON = new ObjectMapper();
-
-  sealed interface Msg {}
-
-  private record Scrape() implements Msg {}
-
-  private record Scraped(String summary, Throwable failure) implements Msg {}
 
   @Override
   public String name() {
@@ -41,28 +33,14 @@ public final class ScrapeTierA implements ClusterDuty {
 
   @Override
   public Behavior<?> create(ClusterContext ctx) {
-    return Behaviors.<Msg>setup(actor -> Behaviors.withTimers(timers -> {
-      timers.startTimerWithFixedDelay(new Scrape(), ctx.tierAInterval());
-      actor.getSelf().tell(new Scrape());
-      Map<String, Boolean> running = new HashMap<>();
-      String[] last = {null};
-      boolean[] busy = {false};
-      return Behaviors.receive(Msg.class)
-          .onMessage(Scrape.class, s -> {
-            if (busy[0]) return Behaviors.same(); // never two scrapes of one cluster at once
-            busy[0] = true;
-            actor.pipeToSelf(CompletableFuture.supplyAsync(() -> scrape(ctx, running, last[0]), ctx.blocking()),
-                (summary, failure) -> new Scraped(summary, failure));
-            return Behaviors.same();
-          })
-          .onMessage(Scraped.class, r -> {
-            busy[0] = false;
-            if (r.failure() != null) throw new IllegalStateException("tier A scrape failed", r.failure());
-            if (r.summary() != null) last[0] = r.summary();
-            return Behaviors.same();
-          })
-          .build();
-    }));
+    // node states and the last summary live as long as this owner: a new owner starts a new baseline
+    Map<String, Boolean> running = new HashMap<>();
+    String[] last = {null};
+    return Periodic.every(ctx.tierAInterval(), ctx.blocking(), () -> {
+      String summary = scrape(ctx, running, last[0]);
+      if (summary != null) last[0] = summary;
+      return summary;
+    });
   }
 
   /** One scrape; returns the state summary written (null when fenced out). */

@@ -8,9 +8,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
-import java.util.concurrent.CompletableFuture;
 import org.apache.pekko.actor.typed.Behavior;
-import org.apache.pekko.actor.typed.javadsl.Behaviors;
 
 /**
  * Tier B, every {@code scrape.tier-b} (60 s): the queue inventory → {@code cluster_state} tier
@@ -19,12 +17,6 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
  * {@code broker.events} frame.
  */
 public final class ScrapeTierB implements ClusterDuty {
-  sealed interface Msg {}
-
-  private record Scrape() implements Msg {}
-
-  private record Scraped(Throwable failure) implements Msg {}
-
   @Override
   public String name() {
     return "scrape-tier-b";
@@ -37,25 +29,10 @@ public final class ScrapeTierB implements ClusterDuty {
 
   @Override
   public Behavior<?> create(ClusterContext ctx) {
-    return Behaviors.<Msg>setup(actor -> Behaviors.withTimers(timers -> {
-      timers.startTimerWithFixedDelay(new Scrape(), ctx.tierBInterval());
-      actor.getSelf().tell(new Scrape());
-      boolean[] busy = {false};
-      return Behaviors.receive(Msg.class)
-          .onMessage(Scrape.class, s -> {
-            if (busy[0]) return Behaviors.same();
-            busy[0] = true;
-            actor.pipeToSelf(CompletableFuture.runAsync(() -> scrape(ctx), ctx.blocking()),
-                (ok, failure) -> new Scraped(failure));
-            return Behaviors.same();
-          })
-          .onMessage(Scraped.class, r -> {
-            busy[0] = false;
-            if (r.failure() != null) throw new IllegalStateException("tier B scrape failed", r.failure());
-            return Behaviors.same();
-          })
-          .build();
-    }));
+    return Periodic.every(ctx.tierBInterval(), ctx.blocking(), () -> {
+      scrape(ctx);
+      return null;
+    });
   }
 
   static void scrape(ClusterContext ctx) {

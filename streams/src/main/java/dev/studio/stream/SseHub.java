@@ -90,6 +90,8 @@ public final class SseHub implements BusSubscriber {
       client.startLive();
     }
     return pair.second()
+        // the drain's reconnect event is the last one: emit it, then complete
+        .takeWhile(e -> !e.getEventType().equals(Optional.of(StreamClient.RECONNECT_TYPE)), true)
         .keepAlive(settings.heartbeat(), ServerSentEvent::heartbeat)
         .watchTermination((mat, done) -> {
           done.whenComplete((ok, failure) -> unregister(client));

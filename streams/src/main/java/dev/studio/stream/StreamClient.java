@@ -92,13 +92,20 @@ final class StreamClient {
     if (live) sendResync("bus reconnected", lastSent);
   }
 
-  /** Drain: tell the client to reconnect elsewhere, then end the stream. */
+  /**
+   * Drain: tell the client to reconnect elsewhere. The stream itself ends right after emitting this
+   * event ({@link SseHub} closes it inclusively), so the event cannot be lost to a race between
+   * completing the queue and draining its buffer.
+   */
   synchronized void reconnect() {
     if (closed) return;
-    offer(ServerSentEvent.create("{}", Optional.of("reconnect"), Optional.empty(), retry));
+    offer(RECONNECT);
     closed = true;
-    queue.complete();
   }
+
+  static final String RECONNECT_TYPE = "reconnect";
+  private static final ServerSentEvent RECONNECT = ServerSentEvent.create("{}", Optional.of(RECONNECT_TYPE), Optional.empty(),
+      OptionalInt.empty());
 
   synchronized void terminated() {
     closed = true;
