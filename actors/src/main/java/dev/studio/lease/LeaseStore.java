@@ -71,7 +71,9 @@ public final class LeaseStore {
 
   /**
    * Acquires the clusters whose lease is free, expired, or held by a replica that is not live
-   * (gone, crashed, draining); the token grows by one on every acquisition.
+   * (gone, crashed, draining); the token grows by one on every acquisition. A lease that still names
+   * this replica is taken again too: it is only asked for when this replica no longer holds it (lost
+   * after a failed renewal or a bus outage), and the new token fences out whatever ran under the old.
    */
   public Map<UUID, Long> acquire(Connection c, Collection<UUID> wanted) throws SQLException {
     Map<UUID, Long> won = new HashMap<>();
@@ -82,8 +84,8 @@ public final class LeaseStore {
         FROM unnest(?::uuid[]) AS w(id) JOIN cluster k ON k.id = w.id
         ON CONFLICT (cluster_id) DO UPDATE
           SET replica_id = excluded.replica_id, token = l.token + 1, renewed_at = now(), expires_at = excluded.expires_at
-          WHERE l.replica_id <> excluded.replica_id
-            AND (l.expires_at <= now() OR l.replica_id NOT IN (""" + LIVE + "))\n"
+          WHERE l.replica_id = excluded.replica_id
+             OR l.expires_at <= now() OR l.replica_id NOT IN (""" + LIVE + ")\n"
             + "        RETURNING l.cluster_id, l.token",
         rs -> won.put(rs.getObject(1, UUID.class), rs.getLong(2)),
         replicaId, ttlSeconds, c.createArrayOf("uuid", wanted.toArray()), goneAfterSeconds);
