@@ -18,6 +18,7 @@ public final class BrowserClient implements AutoCloseable {
   private volatile boolean running = true;
   private volatile String lastId;
   private volatile int connections;
+  private volatile boolean resyncByReplay;
 
   public BrowserClient(int port, String topics, String lastId) {
     this.port = port;
@@ -41,7 +42,11 @@ public final class BrowserClient implements AutoCloseable {
             continue;
           }
           if ("reconnect".equals(e.event())) break;
-          if ("resync".equals(e.event())) oddities.add("resync: " + e.data());
+          if ("resync".equals(e.event())) {
+            oddities.add("resync: " + e.data());
+            // the bus of that replica reconnected: catch up by replay from our own position
+            if (resyncByReplay) break;
+          }
           if (e.id() != null) lastId = e.id();
           if (!"resync".equals(e.event())) frames.add(e);
         }
@@ -54,6 +59,12 @@ public final class BrowserClient implements AutoCloseable {
         }
       }
     }
+  }
+
+  /** On {@code resync}, reconnect with the last id (a client that can replay instead of reloading). */
+  public BrowserClient replayOnResync() {
+    resyncByReplay = true;
+    return this;
   }
 
   public List<SseClient.Event> frames() {
