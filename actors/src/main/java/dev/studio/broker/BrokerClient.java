@@ -38,6 +38,7 @@ public final class BrokerClient {
   private final String replicaId;
   private final Duration timeout;
   private final Semaphore permits;
+  private volatile boolean closed;
 
   public BrokerClient(HttpClient http, Cluster cluster, String replicaId, Duration timeout, int maxConcurrent) {
     this.http = http;
@@ -83,7 +84,20 @@ public final class BrokerClient {
     return JSON.readTree(send("GET", path));
   }
 
+  /**
+   * No further calls: the owner of this cluster stopped (lease lost or released). Work still running
+   * on a blocking thread must not reach the broker after the next owner has started.
+   */
+  public void close() {
+    closed = true;
+  }
+
+  public boolean isClosed() {
+    return closed;
+  }
+
   private String send(String method, String path) throws IOException, InterruptedException {
+    if (closed) throw new BrokerException("the owner of " + cluster.name() + " has stopped; no more calls");
     if (!permits.tryAcquire(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
       throw new BrokerException("too many concurrent calls to " + cluster.name());
     }

@@ -84,6 +84,7 @@ public final class ScrapeTierA implements ClusterDuty {
         state.put("reachable", false);
         state.put("error", e.getMessage());
       }
+      if (ctx.broker().isClosed()) return null; // the owner stopped meanwhile: nothing to record
       String summary = state.toString();
       FencedWriter w = ctx.writer();
       if (!w.putState("a", summary)) return null;

@@ -38,6 +38,10 @@ public final class ClusterOwner {
             "duty-" + duty.name());
       }
       return Behaviors.receive(Command.class)
+          .onSignal(org.apache.pekko.actor.typed.PostStop.class, s -> {
+            broker.close(); // duties' in-flight blocking work makes no further broker calls
+            return Behaviors.same();
+          })
           .onMessage(FencedOut.class, f -> {
             ctx.getLog().warn("cluster {}: a write was fenced out (token {} no longer holds); stopping its owner",
                 cluster.name(), token);
