@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.studio.testing.Await;
+import dev.studio.testing.FakeRabbit;
 import dev.studio.testing.TestPostgres;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -19,7 +20,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Two real replicas at the <em>default</em> timings on one empty database: they migrate once, list
- * each other, a SIGKILLed one shows as crashed once 15 s have passed, a SIGTERMed one drains
+ * each other, a SIGKILLed one's clusters are taken over within DESIGN's 20 s bound and it shows as
+ * crashed once 15 s have passed, a SIGTERMed one drains
  * (readiness 503 first), records a clean stop and exits 0.
  */
 class ReplicaLifecycleIT {
@@ -53,8 +55,26 @@ class ReplicaLifecycleIT {
       }
     }
 
-    long killed = System.nanoTime();
-    a.signal("KILL");
+    // clusters on the test broker, so the SIGKILL below also measures takeover at the default timings
+    long killed;
+    try (FakeRabbit broker = new FakeRabbit()) {
+      java.nio.file.Path pw = java.nio.file.Files.createTempFile("pw", "");
+      java.nio.file.Files.writeString(pw, FakeRabbit.PASSWORD);
+      for (int i = 0; i < 10; i++) Api.createCluster(i % 2 == 0 ? a : b, "life" + i, broker.url("life" + i), pw.toString());
+      Await.until("A owns clusters", Duration.ofSeconds(20), () -> {
+        var o = OwnershipIT.owners(b);
+        return o.size() == 10 && o.containsValue(idA);
+      });
+      killed = System.nanoTime();
+      a.signal("KILL");
+      Await.until("B owns every cluster", Duration.ofSeconds(25), () -> {
+        var o = OwnershipIT.owners(b);
+        return o.size() == 10 && !o.containsValue(idA);
+      });
+      double takeover = seconds(killed);
+      System.out.printf("default timings: takeover after SIGKILL: %.2f s (bound 20 s)%n", takeover);
+      assertTrue(takeover <= 20.0, "takeover " + takeover);
+    }
     a.awaitExit(Duration.ofSeconds(10));
     JsonNode crashed = Await.until("B to list A as crashed", Duration.ofSeconds(30),
         () -> listed(b, idA).orElseThrow(), n -> n.get("ended").asText().equals("crash"));
