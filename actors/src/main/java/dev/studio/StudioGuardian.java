@@ -59,7 +59,9 @@ public final class StudioGuardian {
           ReplicaRegistry.create(w.replicas(), w.status(), s.replica(), metrics.registry())), "replica-registry");
 
       OwnerDeps deps = new OwnerDeps(w.db(), w.frames(), BrokerClient.newHttpClient(s.duties().brokerTimeout()),
-          w.status().id(), jdbc, metrics.registry(), metrics.actors(), w.duties(), w.status().safeMode(),
+          w.status().id(), jdbc,
+          ctx.getSystem().dispatchers().lookup(DispatcherSelector.fromConfig(StudioSettings.DUTY_DISPATCHER)),
+          metrics.registry(), metrics.actors(), w.duties(), w.status().safeMode(),
           s.duties().tierA(), s.duties().tierB(), s.duties().brokerTimeout(), s.duties().brokerConcurrency(),
           Counter.builder("studio.fenced.rejections").description("duty writes refused by the lease fence")
               .register(metrics.registry()));

@@ -145,7 +145,7 @@ public final class Ownership extends AbstractBehavior<Ownership.Command> {
     this.store = store;
     this.settings = settings;
     this.deps = deps;
-    this.jdbc = deps.blocking();
+    this.jdbc = deps.jdbc();
     this.metrics = new LeaseMetrics(deps.registry(), held::size);
     timers.startTimerWithFixedDelay(new Tick(), settings.renewInterval());
     timers.startTimerWithFixedDelay(new LostCheck(), Duration.ofMillis(Math.max(100, settings.lostAfter().toMillis() / 10)));

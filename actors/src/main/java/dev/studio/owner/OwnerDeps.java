@@ -10,7 +10,10 @@ import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.concurrent.Executor;
 
-/** What every cluster owner on this replica shares. */
-public record OwnerDeps(Database db, FramePublisher frames, HttpClient http, String replicaId, Executor blocking,
+/**
+ * What every cluster owner on this replica shares. {@code jdbc} runs the lease passes; {@code
+ * blocking} runs duties' work (broker calls), on threads of its own.
+ */
+public record OwnerDeps(Database db, FramePublisher frames, HttpClient http, String replicaId, Executor jdbc, Executor blocking,
     MeterRegistry registry, ActorMetrics actorMetrics, DutyRegistry duties, boolean safeMode, Duration tierAInterval,
     Duration tierBInterval, Duration brokerTimeout, int brokerConcurrency, Counter fencedRejections) {}

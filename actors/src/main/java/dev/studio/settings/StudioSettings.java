@@ -26,6 +26,7 @@ public record StudioSettings(
       int brokerConcurrency) {}
 
   public static final String DB_DISPATCHER = "studio.db-dispatcher";
+  public static final String DUTY_DISPATCHER = "studio.duty-dispatcher";
 
   public record Replica(String id, String host, Duration heartbeatInterval, Duration goneAfter,
       Duration retention, int crashLoopThreshold, Duration crashLoopWindow) {}

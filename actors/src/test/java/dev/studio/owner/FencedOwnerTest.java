@@ -79,7 +79,7 @@ class FencedOwnerTest {
   }
 
   private OwnerDeps deps(String replica, List<ClusterDuty> duties) {
-    return new OwnerDeps(db, frames, HttpClient.newHttpClient(), replica, ForkJoinPool.commonPool(), registry,
+    return new OwnerDeps(db, frames, HttpClient.newHttpClient(), replica, ForkJoinPool.commonPool(), ForkJoinPool.commonPool(), registry,
         new ActorMetrics(registry), DutyRegistry.of(duties), false, Duration.ofSeconds(5), Duration.ofSeconds(60),
         Duration.ofSeconds(2), 2, rejections);
   }

@@ -58,7 +58,7 @@ class LargeQueueAlarmTest {
       assertEquals(List.of("large-queue-alarm"), duties.names());
       SimpleMeterRegistry registry = new SimpleMeterRegistry();
       try (FramePublisher frames = new FramePublisher(db, new BusMetrics(registry, new BusStatus()))) {
-        OwnerDeps deps = new OwnerDeps(db, frames, HttpClient.newHttpClient(), "r1", ForkJoinPool.commonPool(), registry,
+        OwnerDeps deps = new OwnerDeps(db, frames, HttpClient.newHttpClient(), "r1", ForkJoinPool.commonPool(), ForkJoinPool.commonPool(), registry,
             new ActorMetrics(registry), duties, false, Duration.ofMillis(200), Duration.ofSeconds(60),
             Duration.ofSeconds(2), 2, registry.counter("fenced"));
         testKit.spawn(ClusterOwner.create(cluster, token, deps));
