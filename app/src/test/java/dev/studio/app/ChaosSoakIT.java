@@ -123,7 +123,7 @@ class ChaosSoakIT {
         for (Thread th : publishers) th.join(15_000);
 
         long last = acknowledged.last();
-        int maxOwners = maxSimultaneousScrapers(broker.requests().subList(logFrom, broker.requests().size()));
+        int maxOwners = maxSimultaneousScrapers(broker.requestsSince(logFrom));
         long staleStates = staleStates();
         Collections.sort(takeovers);
         System.out.printf("chaos soak %d s: %d SIGKILL, %d SIGTERM; takeover max %.2f s, p50 %.2f s%n", soakSeconds, kills,

@@ -71,7 +71,7 @@ class OwnershipIT {
       Thread.sleep(Duration.ofSeconds(60).toMillis()); // the observation window; the broker's log is the check
       int maxOwners = 0;
       Map<String, Set<String>> callers = new HashMap<>();
-      for (var r : broker.requests().subList(from, broker.requests().size())) {
+      for (var r : broker.requestsSince(from)) {
         callers.computeIfAbsent(r.cluster(), k -> new HashSet<>()).add(r.caller());
       }
       for (var e : callers.entrySet()) maxOwners = Math.max(maxOwners, e.getValue().size());

@@ -126,6 +126,12 @@ public final class FakeRabbit implements AutoCloseable {
     return new ArrayList<>(log);
   }
 
+  /** The requests logged after the first {@code from}, in one snapshot (the log grows meanwhile). */
+  public List<Request> requestsSince(int from) {
+    List<Request> all = requests();
+    return all.subList(Math.min(from, all.size()), all.size());
+  }
+
   private void handle(HttpExchange ex) throws IOException {
     try (ex) {
       String[] parts = ex.getRequestURI().getRawPath().split("/", 4); // "", cluster, "api", rest
