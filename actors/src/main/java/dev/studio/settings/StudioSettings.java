@@ -19,7 +19,16 @@ public record StudioSettings(
     Lease lease,
     Stream stream,
     Drain drain,
-    Duties duties) {
+    Duties duties,
+    Auth auth) {
+
+  /**
+   * {@code adminToken}: the first admin token when set (else one is created and printed once);
+   * {@code streamRecheck}: how often open streams' tokens are checked again (a bus signal checks at once);
+   * {@code ratePerSecond}/{@code rateBurst}: per token on this replica, 0 turns the limit off.
+   */
+  public record Auth(Optional<String> adminToken, Duration ticketTtl, Duration streamRecheck, long ratePerSecond,
+      long rateBurst, Duration idempotencyTtl) {}
 
   /** The duties to run per owned cluster, their intervals, and the broker client's limits. */
   public record Duties(java.util.List<String> names, Duration tierA, Duration tierB, Duration brokerTimeout,
@@ -35,7 +44,7 @@ public record StudioSettings(
   public record Db(Optional<String> url, String user, String password, Path dataDir, int embeddedPort,
       int poolSize, Duration connectionTimeout, Duration connectTimeout) {}
 
-  public record Http(String host, int port) {}
+  public record Http(String host, int port, long maxBody) {}
 
   public record Readiness(Duration timeout, Duration cacheTtl) {}
 
@@ -74,7 +83,7 @@ public record StudioSettings(
             d.getDuration("connection-timeout"),
             d.getDuration("connect-timeout")),
         c.getBoolean("migrations.at-startup"),
-        new Http(c.getString("http.host"), c.getInt("http.port")),
+        new Http(c.getString("http.host"), c.getInt("http.port"), c.getBytes("http.max-body")),
         new Readiness(c.getDuration("readiness.timeout"), c.getDuration("readiness.cache-ttl")),
         new Bus(optional(c.getString("bus.url")), c.getDuration("bus.down-unready-after"), c.getDuration("bus.reconnect-min-backoff"),
             c.getDuration("bus.reconnect-max-backoff"), c.getDuration("bus.ping-interval"),
@@ -87,7 +96,10 @@ public record StudioSettings(
         new Drain(c.getDuration("drain.lb-grace"), c.getDuration("drain.request-deadline"),
             c.getDuration("drain.run-grace"), c.getDuration("drain.recovery-interval")),
         new Duties(c.getStringList("duties"), c.getDuration("scrape.tier-a"), c.getDuration("scrape.tier-b"),
-            c.getDuration("broker.request-timeout"), c.getInt("broker.max-concurrent")));
+            c.getDuration("broker.request-timeout"), c.getInt("broker.max-concurrent")),
+        new Auth(optional(c.getString("auth.admin-token")), c.getDuration("auth.ticket-ttl"),
+            c.getDuration("auth.stream-recheck"), c.getLong("auth.rate-limit.per-second"),
+            c.getLong("auth.rate-limit.burst"), c.getDuration("auth.idempotency-ttl")));
     settings.validate();
     return settings;
   }
@@ -105,6 +117,12 @@ public record StudioSettings(
         "studio.bus.ping-interval must be below studio.bus.ping-timeout");
     require(stream.replayCap() > 0 && stream.clientBuffer() > 0,
         "studio.stream.replay-cap and studio.stream.client-buffer must be positive");
+    require(auth.streamRecheck().compareTo(Duration.ofSeconds(5)) <= 0 && !auth.streamRecheck().isZero(),
+        "studio.auth.stream-recheck must be positive and at most 5s (a revoked token's stream is cut within 5 s)");
+    require(auth.ratePerSecond() >= 0 && auth.rateBurst() >= auth.ratePerSecond(),
+        "studio.auth.rate-limit.burst must be at least studio.auth.rate-limit.per-second (0 turns the limit off)");
+    require(auth.adminToken().map(t -> t.length() >= 16).orElse(true),
+        "STUDIO_ADMIN_TOKEN must be at least 16 characters");
     require(replica.crashLoopThreshold() > 0, "studio.replica.crash-loop.threshold must be positive");
   }
 

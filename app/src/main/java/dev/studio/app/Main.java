@@ -3,6 +3,12 @@ package dev.studio.app;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import dev.studio.StudioGuardian;
+import dev.studio.auth.AuditLog;
+import dev.studio.auth.IdempotencyStore;
+import dev.studio.auth.RateLimits;
+import dev.studio.auth.StreamTickets;
+import dev.studio.auth.TokenStore;
+import dev.studio.auth.TokenWatch;
 import dev.studio.bus.Bus;
 import dev.studio.bus.BusMetrics;
 import dev.studio.bus.BusStatus;
@@ -66,6 +72,7 @@ public final class Main {
         case "serve" -> serve();
         case "migrate" -> System.exit(migrate());
         case "replicas" -> System.exit(replicas());
+        case "token" -> System.exit(TokenCommand.run(java.util.Arrays.copyOfRange(args, 1, args.length)));
         case "help", "--help", "-h" -> System.out.println(usage());
         default -> {
           System.err.println("unknown command: " + command + "\n" + usage());
@@ -86,7 +93,8 @@ public final class Main {
         usage: studio [command]
           serve     run a replica (the default)
           migrate   apply database migrations and exit
-          replicas  list the replicas the database knows and exit""";
+          replicas  list the replicas the database knows and exit
+          token     create, list or revoke API tokens (studio token help)""";
   }
 
   private static void serve() throws Exception {
@@ -110,6 +118,8 @@ public final class Main {
     store.register(id, settings.replica().host(), build.version(), safeMode);
     store.recordLockKey(id, status.lockKey()); // before the bus takes the lock: the live set needs both
     store.prune(settings.replica().retention());
+    TokenStore tokens = new TokenStore(db);
+    StreamTickets tickets = new StreamTickets(db, settings.auth().ticketTtl());
     DutyRegistry duties = DutyRegistry.load(settings.duties().names(), Main.class.getClassLoader());
     log.info("duties per owned cluster: {}{}", duties.names(), safeMode ? " (safe mode: built-in only)" : "");
 
@@ -127,9 +137,25 @@ public final class Main {
     ActorSystem<StudioGuardian.Command> system = ActorSystem.create(StudioGuardian.create(wiring, children), "studio", config);
     StudioGuardian.Children started = children.get(10, TimeUnit.SECONDS);
     ActorRef<ReplicaRegistry.Command> registry = started.registry();
-    Executor jdbc = system.dispatchers().lookup(DispatcherSelector.fromConfig(StudioSettings.DB_DISPATCHER));
+    scala.concurrent.ExecutionContextExecutor jdbc = system.dispatchers().lookup(DispatcherSelector.fromConfig(StudioSettings.DB_DISPATCHER));
     SseHub hub = new SseHub(frames, new FrameStore(db), settings.stream(), jdbc, system, metrics.registry());
     subscribers.add(hub);
+    TokenWatch watch = new TokenWatch(tokens, jdbc);
+    subscribers.add(watch);
+    Duration recheck = settings.auth().streamRecheck();
+    system.scheduler().scheduleWithFixedDelay(recheck, recheck, watch::checkNow, jdbc);
+    IdempotencyStore idempotency = new IdempotencyStore(db, settings.auth().idempotencyTtl());
+    system.scheduler().scheduleWithFixedDelay(Duration.ofMinutes(1), Duration.ofMinutes(10), () -> {
+      try {
+        idempotency.prune();
+      } catch (Exception e) {
+        log.warn("idempotency key pruning failed: {}", e.getMessage());
+      }
+    }, jdbc);
+    bootstrapTokens(system, tokens, settings.auth().adminToken(), jdbc);
+    var security = new HttpServer.Security(tokens, tickets,
+        new RateLimits(settings.auth().ratePerSecond(), settings.auth().rateBurst()), idempotency,
+        new AuditLog(db, id), watch);
 
     Readiness readiness = new Readiness(status, db, migrator, settings.readiness());
     readiness.addCheck(() -> {
@@ -150,7 +176,7 @@ public final class Main {
 
     var services = new HttpServer.Services(settings, status, readiness, metrics, store, replicaCache, hub,
         new FrameStore(db), new ClusterStore(db), new ClusterViews(db),
-        new LeaseStore(db, id, settings.lease().ttl(), settings.replica().goneAfter()), new RunStore(db), started.runs());
+        new LeaseStore(db, id, settings.lease().ttl(), settings.replica().goneAfter()), new RunStore(db), started.runs(), security);
     var binding = HttpServer.start(system, services, drain).toCompletableFuture().get(30, TimeUnit.SECONDS);
     log.info("listening on http://{}:{}", settings.http().host(), binding.localAddress().getPort());
 
@@ -158,6 +184,32 @@ public final class Main {
             replyTo -> new ReplicaRegistry.ChangeState(ReplicaState.READY, replyTo),
             Duration.ofMinutes(10), system.scheduler())
         .thenRun(() -> log.info("replica {} ready{}", id, safeMode ? " (SAFE MODE)" : ""));
+  }
+
+  /**
+   * The first admin token. A replica started on a schema that is behind (migrations off) has no
+   * token table yet: it keeps trying until someone runs {@code studio migrate}.
+   */
+  private static void bootstrapTokens(ActorSystem<?> system, TokenStore tokens, java.util.Optional<String> adminToken,
+      scala.concurrent.ExecutionContextExecutor jdbc) {
+    try {
+      tokens.bootstrap(adminToken).ifPresent(Main::printFirstToken);
+    } catch (Exception e) {
+      log.warn("API tokens not set up yet ({}); retrying in 5 s", e.getMessage());
+      system.scheduler().scheduleOnce(Duration.ofSeconds(5), () -> bootstrapTokens(system, tokens, adminToken, jdbc), jdbc);
+    }
+  }
+
+  /** The only time this secret is shown: only its hash is stored. */
+  private static void printFirstToken(TokenStore.Created created) {
+    System.out.println("""
+        ================================================================================
+        First start: an admin API token was created. It is shown this once; store it now.
+          STUDIO_ADMIN_TOKEN=%s
+        Use it as: Authorization: Bearer <token>   (more: studio token create --name N --role R)
+        ================================================================================"""
+        .formatted(created.secret()));
+    log.info("created the first admin token {} (printed once to standard output)", created.token().id());
   }
 
   private static int migrate() throws Exception {

@@ -74,6 +74,7 @@ class ChaosSoakIT {
             while (loading.get() && System.nanoTime() < end) {
               try {
                 HttpResponse<String> r = http.send(HttpRequest.newBuilder(publish).timeout(Duration.ofSeconds(10))
+                    .header("Authorization", StudioProcess.bearer())
                     .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("{\"i\":" + (i++) + "}"))
                     .build(), HttpResponse.BodyHandlers.ofString());
                 if (r.statusCode() == 201) acknowledged.add(Long.parseLong(r.body().replaceAll("[^0-9]", "")));

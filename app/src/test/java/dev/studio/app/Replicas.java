@@ -22,7 +22,9 @@ public final class Replicas implements AfterEachCallback {
         .database(pg.url(), pg.user(), pg.password())
         .prop("studio.drain.lb-grace", "500ms")
         .prop("studio.replica.heartbeat-interval", "500ms")
-        .prop("studio.replica.gone-after", "3s");
+        .prop("studio.replica.gone-after", "3s")
+        // load tests drive the one admin token far past the default per-token limit; RateLimitIT sets its own
+        .prop("studio.auth.rate-limit.per-second", "2000").prop("studio.auth.rate-limit.burst", "4000");
     return track(extra.apply(b).start());
   }
 

@@ -65,9 +65,11 @@ class RollingRestartIT {
             try {
               HttpResponse<String> r = thread == 0
                   ? http.send(HttpRequest.newBuilder(URI.create(base + "/api/v1/replicas")).timeout(Duration.ofSeconds(10))
+                      .header("Authorization", StudioProcess.bearer())
                       .build(), HttpResponse.BodyHandlers.ofString())
                   : http.send(HttpRequest.newBuilder(URI.create(base + "/api/v1/streams/roll/frames"))
                       .timeout(Duration.ofSeconds(10)).header("Content-Type", "application/json")
+                      .header("Authorization", StudioProcess.bearer())
                       .POST(HttpRequest.BodyPublishers.ofString("{\"t\":" + thread + ",\"i\":" + (i++) + "}")).build(),
                       HttpResponse.BodyHandlers.ofString());
               requests.incrementAndGet();

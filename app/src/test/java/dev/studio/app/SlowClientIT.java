@@ -31,7 +31,7 @@ class SlowClientIT {
     try (Socket slow = new Socket("127.0.0.1", p.port()); SseClient fast = new SseClient(p.port(), "load", "0")) {
       slow.setReceiveBufferSize(4096);
       OutputStream out = slow.getOutputStream();
-      out.write("GET /api/v1/stream?topics=load HTTP/1.0\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+      out.write(("GET /api/v1/stream?topics=load HTTP/1.0\r\nHost: x\r\nAuthorization: " + StudioProcess.bearer() + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
       out.flush(); // and never read a byte
 
       long warm = Publish.frame(p, "load", "{\"warm\":true}");

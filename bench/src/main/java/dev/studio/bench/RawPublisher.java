@@ -4,6 +4,7 @@ import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import dev.studio.testing.StudioProcess;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 
@@ -24,6 +25,7 @@ final class RawPublisher implements AutoCloseable {
     out = socket.getOutputStream();
     in = new BufferedInputStream(socket.getInputStream(), 8192);
     head = ("POST /api/v1/streams/" + topic + "/frames HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        + "Authorization: " + StudioProcess.bearer() + "\r\n"
         + "Content-Type: application/json\r\nContent-Length: ").getBytes(StandardCharsets.US_ASCII);
   }
 

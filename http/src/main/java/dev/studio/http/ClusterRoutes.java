@@ -5,6 +5,7 @@ import dev.studio.cluster.Cluster;
 import dev.studio.cluster.ClusterSpec;
 import dev.studio.cluster.ClusterStore;
 import dev.studio.cluster.ClusterViews;
+import dev.studio.auth.Role;
 import dev.studio.lease.LeaseStore;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -44,22 +45,23 @@ final class ClusterRoutes {
 
   private ClusterRoutes() {}
 
-  static Route create(ClusterStore clusters, ClusterViews views, LeaseStore leases, Executor jdbc) {
+  static Route create(Caller caller, ClusterStore clusters, ClusterViews views, LeaseStore leases, Executor jdbc) {
     return concat(
         pathPrefix("clusters", () -> concat(
             pathEndOrSingleSlash(() -> concat(
                 get(() -> parameterOptional("limit", limit -> async(jdbc,
                     () -> Map.of("clusters", clusters.list(Params.limit(limit, 100, MAX_LIST)).stream()
                         .map(ClusterRoutes::view).toList()), Json::ok))),
-                post(() -> json(body -> async(jdbc, () -> clusters.create(ClusterSpec.from(body)),
-                    c -> Json.response(StatusCodes.CREATED, view(c))))))),
+                post(() -> caller.act(Role.OPERATOR, "cluster.create", null, () -> json(body -> async(jdbc,
+                    () -> clusters.create(ClusterSpec.from(body)), c -> Json.response(StatusCodes.CREATED, view(c)))))))),
             pathPrefix(PathMatchers.segment(), rawId -> concat(
                 pathEndOrSingleSlash(() -> concat(
                     get(() -> async(jdbc, () -> clusters.get(id(rawId)), ClusterRoutes::found)),
-                    put(() -> json(body -> async(jdbc, () -> clusters.update(id(rawId), ClusterSpec.from(body)),
-                        ClusterRoutes::found))),
-                    delete(() -> async(jdbc, () -> clusters.delete(id(rawId)),
-                        gone -> gone ? HttpResponse.create().withStatus(StatusCodes.NO_CONTENT) : notFound())))),
+                    put(() -> caller.act(Role.OPERATOR, "cluster.update", rawId, () -> json(body -> async(jdbc,
+                        () -> clusters.update(id(rawId), ClusterSpec.from(body)), ClusterRoutes::found)))),
+                    delete(() -> caller.act(Role.OPERATOR, "cluster.delete", rawId, () -> async(jdbc,
+                        () -> clusters.delete(id(rawId)),
+                        gone -> gone ? HttpResponse.create().withStatus(StatusCodes.NO_CONTENT) : notFound()))))),
                 path("state", () -> get(() -> async(jdbc, () -> {
                   UUID id = id(rawId);
                   if (clusters.get(id).isEmpty()) return null;
@@ -100,6 +102,7 @@ final class ClusterRoutes {
       }
       return entity(Unmarshaller.entityToString(), text -> {
         JsonNode body;
+        if (text.isBlank()) return complete(Json.problem(StatusCodes.BAD_REQUEST, "Malformed JSON", "the body is empty"));
         try {
           body = Json.MAPPER.readTree(text);
         } catch (com.fasterxml.jackson.core.JsonProcessingException ex) {
@@ -121,6 +124,8 @@ final class ClusterRoutes {
         return reply.apply(work.get());
       } catch (ClusterSpec.Invalid e) {
         return Json.problem(StatusCodes.UNPROCESSABLE_ENTITY, "Invalid cluster", e.getMessage());
+      } catch (Unprocessable e) {
+        return Json.problem(StatusCodes.UNPROCESSABLE_ENTITY, e.title, e.getMessage());
       } catch (ClusterStore.NameTaken e) {
         return Json.problem(StatusCodes.CONFLICT, "Name taken", e.getMessage());
       } catch (IllegalArgumentException e) {

@@ -46,6 +46,12 @@ final class Problems {
       return complete(Json.problem(StatusCodes.SERVICE_UNAVAILABLE, "Database unavailable",
           "the database did not answer; retry shortly"));
     }
+    if (e instanceof Unprocessable u) {
+      return complete(Json.problem(StatusCodes.UNPROCESSABLE_ENTITY, u.title, u.getMessage()));
+    }
+    if (e instanceof org.apache.pekko.http.scaladsl.model.EntityStreamSizeException) {
+      return complete(Json.problem(StatusCodes.PAYLOAD_TOO_LARGE, "Payload too large", e.getMessage()));
+    }
     if (e instanceof IllegalArgumentException) {
       return complete(Json.problem(StatusCodes.BAD_REQUEST, "Bad request", e.getMessage()));
     }

@@ -2,6 +2,7 @@ package dev.studio.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.studio.auth.Role;
 import dev.studio.run.RunStore;
 import dev.studio.run.RunView;
 import dev.studio.run.Runs;
@@ -34,13 +35,13 @@ import static org.apache.pekko.http.javadsl.server.Directives.post;
 final class RunRoutes {
   private RunRoutes() {}
 
-  static Route create(RunStore store, ActorRef<Runs.Command> runs, Scheduler scheduler, Executor jdbc) {
+  static Route create(Caller caller, RunStore store, ActorRef<Runs.Command> runs, Scheduler scheduler, Executor jdbc) {
     return pathPrefix("runs", () -> concat(
         pathEndOrSingleSlash(() -> concat(
             get(() -> parameterOptional("limit", limit -> ClusterRoutes.async(jdbc,
                 () -> Map.of("runs", store.list(Params.limit(limit, 100, 1000)).stream().map(RunRoutes::view).toList()),
                 Json::ok))),
-            post(() -> ClusterRoutes.json(body -> {
+            post(() -> caller.act(Role.OPERATOR, "run.start", null, () -> ClusterRoutes.json(body -> {
               String kind = body.path("kind").asText(null);
               String cluster = body.path("clusterId").asText(null);
               JsonNode params = body.has("params") ? body.get("params") : JsonNodeFactory.instance.objectNode();
@@ -62,12 +63,13 @@ final class RunRoutes {
                     out.put("replicaId", started.run().replicaId());
                     return complete(Json.response(StatusCodes.CREATED, out));
                   });
-            })))),
+            }))))),
         pathPrefix(PathMatchers.segment(), rawId -> concat(
             pathEndOrSingleSlash(() -> get(() -> ClusterRoutes.async(jdbc, () -> store.get(ClusterRoutes.id(rawId)),
                 run -> run.map(r -> Json.ok(view(r))).orElseGet(RunRoutes::notFound)))),
-            path("stop", () -> post(() -> ClusterRoutes.async(jdbc, () -> store.requestStop(ClusterRoutes.id(rawId)),
-                run -> run.map(r -> Json.response(StatusCodes.ACCEPTED, view(r))).orElseGet(RunRoutes::notFound))))))));
+            path("stop", () -> post(() -> caller.act(Role.OPERATOR, "run.stop", rawId, () -> ClusterRoutes.async(jdbc,
+                () -> store.requestStop(ClusterRoutes.id(rawId)),
+                run -> run.map(r -> Json.response(StatusCodes.ACCEPTED, view(r))).orElseGet(RunRoutes::notFound)))))))));
   }
 
   private static org.apache.pekko.http.javadsl.model.HttpResponse notFound() {

@@ -1,6 +1,8 @@
 package dev.studio.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.studio.auth.Role;
+import dev.studio.auth.TokenWatch;
 import dev.studio.stream.FrameStore;
 import dev.studio.stream.SseHub;
 import java.util.ArrayList;
@@ -40,38 +42,45 @@ final class StreamRoutes {
 
   private StreamRoutes() {}
 
-  static Route create(SseHub hub, FrameStore store, Executor jdbc) {
-    return concat(
-        path("stream", () -> get(() -> parameterOptional("topics", topics ->
-            parameterOptional("lastEventId", queryId -> optionalHeaderValueByName("Last-Event-ID", headerId -> {
-              var wanted = Params.topics(topics);
-              Optional<String> raw = headerId.isPresent() ? headerId : queryId;
-              Optional<Long> last = Params.id(raw);
-              boolean unreadable = last == null;
-              try {
-                return completeOK(hub.stream(wanted, unreadable ? Optional.empty() : last, unreadable),
-                    EventStreamMarshalling.toEventStream());
-              } catch (SseHub.Draining e) {
-                return complete(Json.problem(StatusCodes.SERVICE_UNAVAILABLE, "Draining", e.getMessage()));
-              }
-            }))))),
-        pathPrefix("streams", () -> pathPrefix(PathMatchers.segment(), topic -> path("frames", () -> concat(
-            get(() -> parameterOptional("after", after -> parameterOptional("limit", limit -> {
-              String t = Params.topic(topic);
-              long from = Params.after(after);
-              int n = Params.limit(limit, 100, MAX_HISTORY);
-              return onSuccess(CompletableFuture.supplyAsync(() -> Blocking.sql(() -> store.history(t, from, n)), jdbc),
-                  frames -> complete(Json.ok(history(frames))));
-            }))),
-            post(() -> extractRequestEntity(requestEntity -> {
-              String t = Params.topic(topic);
-              if (!requestEntity.getContentType().mediaType().equals(MediaTypes.APPLICATION_JSON)) {
-                return complete(Json.problem(StatusCodes.UNSUPPORTED_MEDIA_TYPE, "Unsupported media type",
-                    "send the frame's data as application/json"));
-              }
-              return entity(Unmarshaller.entityToString(), body -> onSuccess(hub.publish(t, body),
-                  id -> complete(Json.response(StatusCodes.CREATED, Map.of("id", id)))));
-            })))))));
+  /** The SSE endpoint; it ends with {@code event: revoked} when the caller's token is revoked. */
+  static Route stream(Caller caller, SseHub hub, TokenWatch watch) {
+    return get(() -> parameterOptional("topics", topics ->
+        parameterOptional("lastEventId", queryId -> optionalHeaderValueByName("Last-Event-ID", headerId -> {
+          var wanted = Params.topics(topics);
+          Optional<String> raw = headerId.isPresent() ? headerId : queryId;
+          Optional<Long> last = Params.id(raw);
+          boolean unreadable = last == null;
+          CompletableFuture<Void> revoked = watch.watch(caller.principal().tokenId());
+          try {
+            return completeOK(hub.stream(wanted, unreadable ? Optional.empty() : last, unreadable, revoked),
+                EventStreamMarshalling.toEventStream());
+          } catch (SseHub.Draining e) {
+            revoked.cancel(false);
+            return complete(Json.problem(StatusCodes.SERVICE_UNAVAILABLE, "Draining", e.getMessage()));
+          }
+        }))));
+  }
+
+  static Route create(Caller caller, SseHub hub, FrameStore store, Executor jdbc) {
+    return pathPrefix("streams", () -> pathPrefix(PathMatchers.segment(), topic -> path("frames", () -> concat(
+        get(() -> parameterOptional("after", after -> parameterOptional("limit", limit -> {
+          String t = Params.topic(topic);
+          long from = Params.after(after);
+          int n = Params.limit(limit, 100, MAX_HISTORY);
+          return onSuccess(CompletableFuture.supplyAsync(() -> Blocking.sql(() -> store.history(t, from, n)), jdbc),
+              frames -> complete(Json.ok(history(frames))));
+        }))),
+        post(() -> {
+          String t = Params.topic(topic);
+          return caller.act(Role.ADMIN, "announcement.publish", t, () -> extractRequestEntity(requestEntity -> {
+            if (!requestEntity.getContentType().mediaType().equals(MediaTypes.APPLICATION_JSON)) {
+              return complete(Json.problem(StatusCodes.UNSUPPORTED_MEDIA_TYPE, "Unsupported media type",
+                  "send the frame's data as application/json"));
+            }
+            return entity(Unmarshaller.entityToString(), body -> onSuccess(hub.publish(t, body),
+                id -> complete(Json.response(StatusCodes.CREATED, Map.of("id", id)))));
+          }));
+        })))));
   }
 
   private static Map<String, Object> history(List<FrameStore.StoredFrame> frames) {

@@ -17,6 +17,7 @@ public final class Publish {
     HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(
             URI.create("http://127.0.0.1:" + p.port() + "/api/v1/streams/" + topic + "/frames"))
         .timeout(Duration.ofSeconds(10)).header("Content-Type", "application/json")
+        .header("Authorization", StudioProcess.bearer())
         .POST(HttpRequest.BodyPublishers.ofString(json)).build(), HttpResponse.BodyHandlers.ofString());
     if (r.statusCode() != 201) throw new AssertionError("publish answered " + r.statusCode() + ": " + r.body());
     return Long.parseLong(r.body().replaceAll("[^0-9]", ""));

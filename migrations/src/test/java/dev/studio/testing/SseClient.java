@@ -32,8 +32,14 @@ public final class SseClient implements AutoCloseable {
   private volatile int status;
 
   public SseClient(int port, String topics, String lastEventId) throws IOException {
+    this(port, topics, lastEventId, StudioProcess.ADMIN_TOKEN);
+  }
+
+  /** {@code token}: sent as a bearer token; null sends none (for a query-string ticket in {@code topics}). */
+  public SseClient(int port, String topics, String lastEventId, String token) throws IOException {
     socket = new Socket("127.0.0.1", port);
     String req = "GET /api/v1/stream?topics=" + topics + " HTTP/1.0\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
+        + (token == null ? "" : "Authorization: Bearer " + token + "\r\n")
         + (lastEventId == null ? "" : "Last-Event-ID: " + lastEventId + "\r\n") + "\r\n";
     OutputStream out = socket.getOutputStream();
     out.write(req.getBytes(StandardCharsets.US_ASCII));

@@ -19,6 +19,13 @@ import java.util.concurrent.TimeUnit;
 /** One real {@code studio.jar} process on a loopback port, with its log in {@code target/it-logs}. */
 public final class StudioProcess implements AutoCloseable {
   private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+  /** Every test replica starts with this admin token (STUDIO_ADMIN_TOKEN) unless a test sets another. */
+  public static final String ADMIN_TOKEN = "studio_test-admin-token-0123456789";
+
+  /** The header value tests send with every API request. */
+  public static String bearer() {
+    return "Bearer " + ADMIN_TOKEN;
+  }
 
   private final String name;
   private final int port;
@@ -49,6 +56,7 @@ public final class StudioProcess implements AutoCloseable {
 
     private Builder(String name) {
       this.name = name;
+      env.put("STUDIO_ADMIN_TOKEN", ADMIN_TOKEN);
     }
 
     public Builder database(String url, String user, String password) {
@@ -153,7 +161,7 @@ public final class StudioProcess implements AutoCloseable {
   public Reply get(String path, Duration timeout) {
     try {
       HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-          .timeout(timeout).GET().build(), HttpResponse.BodyHandlers.ofString());
+          .header("Authorization", bearer()).timeout(timeout).GET().build(), HttpResponse.BodyHandlers.ofString());
       return new Reply(r.statusCode(), r.body());
     } catch (IOException e) {
       return new Reply(-1, e.toString());

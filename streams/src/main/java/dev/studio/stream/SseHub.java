@@ -27,6 +27,8 @@ import org.slf4j.LoggerFactory;
  * clients a replay from {@code stream_frame} so that any replica can resume any client.
  */
 public final class SseHub implements BusSubscriber {
+  /** The last event of a stream whose token was revoked. */
+  public static final String REVOKED_TYPE = "revoked";
   private static final Logger log = LoggerFactory.getLogger(SseHub.class);
 
   /** Why a new stream was refused. */
@@ -71,6 +73,15 @@ public final class SseHub implements BusSubscriber {
    * @param resyncFirst the client sent a position that could not be read: start with a resync
    */
   public Source<ServerSentEvent, NotUsed> stream(Set<String> topics, Optional<Long> lastEventId, boolean resyncFirst) {
+    return stream(topics, lastEventId, resyncFirst, new CompletableFuture<>());
+  }
+
+  /**
+   * As above, for a client whose credentials can be withdrawn: when {@code revoked} completes the
+   * stream sends {@code event: revoked} and closes. The stream cancels {@code revoked} when it ends.
+   */
+  public Source<ServerSentEvent, NotUsed> stream(Set<String> topics, Optional<Long> lastEventId, boolean resyncFirst,
+      CompletableFuture<Void> revoked) {
     if (draining) throw new Draining();
     int buffer = settings.replayCap() + settings.clientBuffer() + 2;
     Pair<BoundedSourceQueue<ServerSentEvent>, Source<ServerSentEvent, NotUsed>> pair =
@@ -92,9 +103,13 @@ public final class SseHub implements BusSubscriber {
     return pair.second()
         // the drain's reconnect event is the last one: emit it, then complete
         .takeWhile(e -> !e.getEventType().equals(Optional.of(StreamClient.RECONNECT_TYPE)), true)
+        .merge(Source.completionStage(revoked.thenApply(x -> ServerSentEvent.create("token revoked", REVOKED_TYPE))), true)
         .keepAlive(settings.heartbeat(), ServerSentEvent::heartbeat)
         .watchTermination((mat, done) -> {
-          done.whenComplete((ok, failure) -> unregister(client));
+          done.whenComplete((ok, failure) -> {
+            revoked.cancel(false);
+            unregister(client);
+          });
           return mat;
         });
   }
