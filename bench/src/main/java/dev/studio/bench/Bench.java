@@ -14,9 +14,14 @@ public final class Bench {
   static {
     ALL.put("bus-latency", BusLatency::run);
     ALL.put("bus-throughput", BusThroughput::run);
+    ALL.put("sse-fanout", Fanout::run);
+    ALL.put("handover", () -> Placement.handover("TERM"));
+    ALL.put("takeover", () -> Placement.handover("KILL"));
+    ALL.put("takeover-hung", () -> Placement.handover("STOP"));
     ALL.put("lease-pass", Leases::pass);
-    ALL.put("handover", () -> Leases.handover(false));
-    ALL.put("takeover", () -> Leases.handover(true));
+    ALL.put("lease-cost", LeaseCost::run);
+    ALL.put("rebalance", Placement::rebalance);
+    ALL.put("startup", Startup::run);
   }
 
   private Bench() {}

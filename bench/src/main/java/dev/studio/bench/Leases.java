@@ -10,8 +10,8 @@ import java.util.Map;
 
 /**
  * lease-pass: the renewal pass with 1,000 clusters on one replica (p50/p99 from the replica's own
- * timer). handover: 1,000 clusters on A, SIGTERM A: until B owns every one. takeover: the same with
- * SIGKILL. Clusters point at a closed port: the duties record "unreachable" and cost little.
+ * timer), and the helpers the placement benchmarks share. Clusters point at a closed port: the duties
+ * record "unreachable" and cost little.
  */
 final class Leases {
   static final int CLUSTERS = 1000;
@@ -64,29 +64,7 @@ final class Leases {
     }
   }
 
-  static void handover(boolean kill) throws Exception {
-    try (Cluster c = new Cluster()) {
-      String[] props = {"studio.scrape.tier-a", "1h", "studio.scrape.tier-b", "1h", "studio.drain.lb-grace", "1s"};
-      StudioProcess a = c.start("ho-a", props);
-      addClusters(c, CLUSTERS);
-      if (awaitOwned(c, idOf(a), CLUSTERS, Duration.ofSeconds(60)) < 0) throw new IllegalStateException("A never owned all");
-      // B starts as the stand-in: with A alive half the clusters move to B, so stop B's share first by
-      // starting B only after A holds all, then measure how long until B holds all of them
-      StudioProcess b = c.start("ho-b", props);
-      String idB = idOf(b);
-      Thread.sleep(3_000); // placement settles: B now holds about half
-      int onA = ownersCount(c).getOrDefault(idOf(a), 0);
-      long t0 = System.nanoTime();
-      a.signal(kill ? "KILL" : "TERM");
-      long took = awaitOwned(c, idB, CLUSTERS, Duration.ofSeconds(60));
-      System.out.printf("%s: %d clusters of A owned by B after %.0f ms%n", kill ? "takeover (SIGKILL)" : "handover (SIGTERM)",
-          onA, took < 0 ? -1 : (took / 1e6));
-      if (!kill) a.awaitExit(Duration.ofSeconds(30));
-      if (t0 == 0) throw new IllegalStateException();
-    }
-  }
-
-  private static double sample(String metrics, String prefix, String label) {
+  static double sample(String metrics, String prefix, String label) {
     return metrics.lines().filter(l -> l.startsWith(prefix) && l.contains(label))
         .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).findFirst().orElse(Double.NaN);
   }
