@@ -44,7 +44,7 @@ public record StudioSettings(
   public record Db(Optional<String> url, String user, String password, Path dataDir, int embeddedPort,
       int poolSize, Duration connectionTimeout, Duration connectTimeout) {}
 
-  public record Http(String host, int port, long maxBody) {}
+  public record Http(String host, int port, long maxBody, int maxConnections) {}
 
   public record Readiness(Duration timeout, Duration cacheTtl) {}
 
@@ -83,7 +83,8 @@ public record StudioSettings(
             d.getDuration("connection-timeout"),
             d.getDuration("connect-timeout")),
         c.getBoolean("migrations.at-startup"),
-        new Http(c.getString("http.host"), c.getInt("http.port"), c.getBytes("http.max-body")),
+        new Http(c.getString("http.host"), c.getInt("http.port"), c.getBytes("http.max-body"),
+            c.getInt("http.max-connections")),
         new Readiness(c.getDuration("readiness.timeout"), c.getDuration("readiness.cache-ttl")),
         new Bus(optional(c.getString("bus.url")), c.getDuration("bus.down-unready-after"), c.getDuration("bus.reconnect-min-backoff"),
             c.getDuration("bus.reconnect-max-backoff"), c.getDuration("bus.ping-interval"),

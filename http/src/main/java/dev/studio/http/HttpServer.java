@@ -77,8 +77,8 @@ public final class HttpServer {
     Executor jdbc = system.dispatchers().lookup(DispatcherSelector.fromConfig(StudioSettings.DB_DISPATCHER));
     StudioSettings settings = services.settings();
     return Http.get(system).newServerAt(settings.http().host(), settings.http().port())
-        .adaptSettings(server -> server.withParserSettings(
-            server.getParserSettings().withMaxContentLength(settings.http().maxBody())))
+        .adaptSettings(server -> server.withMaxConnections(settings.http().maxConnections())
+            .withParserSettings(server.getParserSettings().withMaxContentLength(settings.http().maxBody())))
         .bind(routes(services, jdbc, system.scheduler()))
         .thenApply(binding -> {
           drain.addTask(CoordinatedShutdown.PhaseServiceUnbind(), "studio-http-unbind", () ->
