@@ -1,5 +1,6 @@
 package dev.studio.bus;
 
+import dev.studio.db.BatchWriter;
 import dev.studio.db.Database;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -7,36 +8,27 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The sending half of streams: stores frames in {@code stream_frame} and notifies them, in one
- * transaction. One writer thread per replica drains a queue, so under load many frames share a
- * transaction and a notification (batched, never delayed when idle).
+ * transaction. Group commit ({@link BatchWriter}): under load many frames share a transaction and a
+ * notification (batched, never delayed when idle).
  *
  * <p><b>Ids become visible in id order.</b> Each transaction takes {@link #ORDER_LOCK} before taking
  * ids, so no frame commits after a frame with a larger id — on any replica. Without it, replay's
  * {@code id > last} could skip a frame that committed late.
  */
 public final class FramePublisher implements AutoCloseable {
-  private static final Logger log = LoggerFactory.getLogger(FramePublisher.class);
   /** Transaction-scoped advisory lock that orders frame ids across every replica. */
   public static final long ORDER_LOCK = 0x5354_5544_494f_4631L;
   static final int MAX_BATCH = 500;
 
-  private record Pending(String topic, String data, CompletableFuture<Long> id) {}
+  private record Pending(String topic, String data) {}
 
-  private final Database db;
   private final BusMetrics metrics;
   private final boolean ordered;
-  private final BlockingQueue<Pending> queue = new ArrayBlockingQueue<>(50_000);
-  private final Thread writer;
-  private volatile boolean closed;
+  private final BatchWriter<Pending, Long> writer;
 
   public FramePublisher(Database db, BusMetrics metrics) {
     this(db, metrics, true);
@@ -44,12 +36,9 @@ public final class FramePublisher implements AutoCloseable {
 
   /** {@code ordered = false} exists only so a test can show what goes wrong without the lock. */
   FramePublisher(Database db, BusMetrics metrics, boolean ordered) {
-    this.db = db;
     this.metrics = metrics;
     this.ordered = ordered;
-    this.writer = new Thread(this::run, "studio-frame-writer");
-    writer.setDaemon(true);
-    writer.start();
+    this.writer = new BatchWriter<>("frame", 50_000, MAX_BATCH, batch -> db.inTransaction(c -> write(c, batch)));
   }
 
   /**
@@ -58,43 +47,15 @@ public final class FramePublisher implements AutoCloseable {
    * @param data a JSON object in canonical form ({@link BusCodec#canonicalObject})
    */
   public CompletableFuture<Long> publish(String topic, String data) {
-    CompletableFuture<Long> id = new CompletableFuture<>();
-    if (closed || !queue.offer(new Pending(topic, data, id))) {
-      id.completeExceptionally(new IllegalStateException(closed ? "publisher closed" : "publish queue full"));
-    }
-    return id;
+    return writer.submit(new Pending(topic, data));
   }
 
-  private void run() {
-    List<Pending> batch = new ArrayList<>(MAX_BATCH);
-    while (!closed || !queue.isEmpty()) {
-      try {
-        Pending first = queue.poll(200, TimeUnit.MILLISECONDS);
-        if (first == null) continue;
-        batch.add(first);
-        queue.drainTo(batch, MAX_BATCH - 1);
-        write(batch);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
-      } catch (Exception e) {
-        log.warn("could not publish {} frame(s): {}", batch.size(), e.getMessage());
-        for (Pending p : batch) p.id().completeExceptionally(e);
-      } finally {
-        batch.clear();
-      }
-    }
-  }
-
-  private void write(List<Pending> batch) throws SQLException {
-    List<BusMessage.Frame> frames = db.inTransaction(c -> {
-      if (ordered) lock(c);
-      List<BusMessage.Frame> stored = insert(c, batch);
-      int notifies = Notify.send(c, BusCodec.framePrefixes(stored));
-      metrics.sent(notifies, stored.size());
-      return stored;
-    });
-    for (int i = 0; i < batch.size(); i++) batch.get(i).id().complete(frames.get(i).id());
+  private List<Long> write(Connection c, List<Pending> batch) throws SQLException {
+    if (ordered) lock(c);
+    List<BusMessage.Frame> stored = insert(c, batch);
+    int notifies = Notify.send(c, BusCodec.framePrefixes(stored));
+    metrics.sent(notifies, stored.size());
+    return stored.stream().map(BusMessage.Frame::id).toList();
   }
 
   static void lock(Connection c) throws SQLException {
@@ -123,11 +84,6 @@ public final class FramePublisher implements AutoCloseable {
 
   @Override
   public void close() {
-    closed = true;
-    try {
-      writer.join(5_000);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+    writer.close();
   }
 }

@@ -153,9 +153,9 @@ public final class Main {
       }
     }, jdbc);
     bootstrapTokens(system, tokens, settings.auth().adminToken(), jdbc);
+    AuditLog audit = new AuditLog(db, id);
     var security = new HttpServer.Security(tokens, tickets,
-        new RateLimits(settings.auth().ratePerSecond(), settings.auth().rateBurst()), idempotency,
-        new AuditLog(db, id), watch);
+        new RateLimits(settings.auth().ratePerSecond(), settings.auth().rateBurst()), idempotency, audit, watch);
 
     Readiness readiness = new Readiness(status, db, migrator, settings.readiness());
     readiness.addCheck(() -> {
@@ -170,6 +170,7 @@ public final class Main {
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       readiness.close();
       frames.close();
+      audit.close();
       storage.close();
     }, "studio-storage-close"));
     Signals.onTerminate(() -> CoordinatedShutdown.get(system).run(Signals.SIGNAL));

@@ -55,36 +55,43 @@ final class TokenCommand {
       new Migrator(storage.db().dataSource(), BuildInfo.current()).migrate();
       TokenStore tokens = new TokenStore(storage.db());
       AuditLog audit = new AuditLog(storage.db(), "cli@" + settings.replica().host());
-      Principal cli = new Principal(null, "cli:" + System.getProperty("user.name"), Role.ADMIN);
-      switch (args[0]) {
-        case "create" -> {
-          TokenStore.Created c = tokens.create(name, parsedRole);
-          audit.record(cli, "token.create", c.token().id().toString(), 201);
-          System.out.printf("id:    %s%nname:  %s%nrole:  %s%ntoken: %s%n(the token is shown this once; only its hash is stored)%n",
-              c.token().id(), c.token().name(), c.token().role(), c.secret());
-        }
-        case "list" -> {
-          System.out.printf("%-36s  %-8s  %-25s  %-25s  %s%n", "ID", "ROLE", "CREATED", "REVOKED", "NAME");
-          for (var t : tokens.list(10_000)) {
-            System.out.printf("%-36s  %-8s  %-25s  %-25s  %s%n", t.id(), t.role(), t.createdAt(),
-                t.revokedAt() == null ? "-" : t.revokedAt(), t.name());
-          }
-        }
-        case "revoke" -> {
-          var t = tokens.revoke(parsedId);
-          audit.record(cli, "token.revoke", parsedId.toString(), t.isPresent() ? 204 : 404);
-          if (t.isEmpty()) {
-            System.err.println("no such token: " + parsedId);
-            return Main.EXIT_FAILURE;
-          }
-          System.out.println("revoked " + parsedId + " (" + t.get().name() + ")");
-        }
-        default -> {
-          System.err.println("unknown token command: " + args[0] + "\n" + usage());
-          return Main.EXIT_USAGE;
+      try (audit) {
+        return act(args[0], tokens, audit, name, parsedRole, parsedId);
+      }
+    }
+  }
+
+  private static int act(String command, TokenStore tokens, AuditLog audit, String name, Role parsedRole, UUID parsedId)
+      throws Exception {
+    Principal cli = new Principal(null, "cli:" + System.getProperty("user.name"), Role.ADMIN);
+    switch (command) {
+      case "create" -> {
+        TokenStore.Created c = tokens.create(name, parsedRole);
+        audit.record(cli, "token.create", c.token().id().toString(), 201).get();
+        System.out.printf("id:    %s%nname:  %s%nrole:  %s%ntoken: %s%n(the token is shown this once; only its hash is stored)%n",
+            c.token().id(), c.token().name(), c.token().role(), c.secret());
+      }
+      case "list" -> {
+        System.out.printf("%-36s  %-8s  %-25s  %-25s  %s%n", "ID", "ROLE", "CREATED", "REVOKED", "NAME");
+        for (var t : tokens.list(10_000)) {
+          System.out.printf("%-36s  %-8s  %-25s  %-25s  %s%n", t.id(), t.role(), t.createdAt(),
+              t.revokedAt() == null ? "-" : t.revokedAt(), t.name());
         }
       }
-      return 0;
+      case "revoke" -> {
+        var t = tokens.revoke(parsedId);
+        audit.record(cli, "token.revoke", parsedId.toString(), t.isPresent() ? 204 : 404).get();
+        if (t.isEmpty()) {
+          System.err.println("no such token: " + parsedId);
+          return Main.EXIT_FAILURE;
+        }
+        System.out.println("revoked " + parsedId + " (" + t.get().name() + ")");
+      }
+      default -> {
+        System.err.println("unknown token command: " + command + "\n" + usage());
+        return Main.EXIT_USAGE;
+      }
     }
+    return 0;
   }
 }

@@ -119,10 +119,7 @@ final class Caller {
   }
 
   private CompletableFuture<Void> audit(String action, String target, int status) {
-    return this.<Void>sql(() -> {
-      s.audit().record(who, action, target, status);
-      return null;
-    }).exceptionally(e -> {
+    return s.audit().record(who, action, target, status).<Void>thenApply(x -> null).exceptionally(e -> {
       log.error("audit log write failed ({} {} by {}): {}", action, target, who.name(), e.getMessage());
       return null;
     });
