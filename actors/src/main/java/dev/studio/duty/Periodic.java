@@ -32,7 +32,9 @@ public final class Periodic {
             busy[0] = true;
             self.pipeToSelf(CompletableFuture.supplyAsync(() -> {
               try {
-                return work.call();
+                work.call();
+                // never null: a result that reaches a stopped duty goes to dead letters, which cannot log null
+                return Boolean.TRUE;
               } catch (Exception e) {
                 throw new IllegalStateException(e.getMessage(), e);
               }

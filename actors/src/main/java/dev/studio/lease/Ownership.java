@@ -137,6 +137,9 @@ public final class Ownership extends AbstractBehavior<Ownership.Command> {
   private boolean passAgain;
   private boolean busUp;
   private boolean draining;
+  /** Release statements in flight; owners that stop meanwhile are released together after them. */
+  private int releasesInFlight;
+  private boolean releaseAgain;
 
   private Ownership(ActorContext<Command> ctx, TimerScheduler<Command> timers, LeaseStore store,
       StudioSettings.Lease settings, OwnerDeps deps) {
@@ -330,12 +333,13 @@ public final class Ownership extends AbstractBehavior<Ownership.Command> {
     if (h == null || h.owner != stopped.ref()) return this; // an owner of an earlier generation
     h.owner = null;
     if (h.releasing) {
-      // release every lease whose owner has stopped, in one statement
-      Map<UUID, Long> ready = new HashMap<>();
-      held.forEach((id, x) -> {
-        if (x.releasing && x.owner == null) ready.put(id, x.token);
-      });
-      releaseNow(ready);
+      // hundreds of owners stop one by one in a drain: one release statement at a time, each taking
+      // every lease whose owner has stopped since, instead of a statement per owner
+      if (releasesInFlight > 0) {
+        releaseAgain = true;
+      } else {
+        releaseStopped();
+      }
     } else {
       // the owner stopped on its own (fenced out) or for a reload: the next pass sorts it out
       getContext().getSelf().tell(new Wake());
@@ -343,11 +347,21 @@ public final class Ownership extends AbstractBehavior<Ownership.Command> {
     return this;
   }
 
+  /** Releases, in one statement, every lease being released whose owner has stopped. */
+  private void releaseStopped() {
+    Map<UUID, Long> ready = new HashMap<>();
+    held.forEach((id, x) -> {
+      if (x.releasing && x.owner == null) ready.put(id, x.token);
+    });
+    releaseNow(ready);
+  }
+
   private void releaseNow(Map<UUID, Long> leases) {
     if (leases.isEmpty()) {
       checkDrained();
       return;
     }
+    releasesInFlight++;
     Map<UUID, Long> copy = Map.copyOf(leases);
     getContext().pipeToSelf(CompletableFuture.supplyAsync(() -> {
       try {
@@ -360,6 +374,11 @@ public final class Ownership extends AbstractBehavior<Ownership.Command> {
   }
 
   private Behavior<Command> onReleaseDone(ReleaseDone done) {
+    releasesInFlight--;
+    if (releaseAgain && releasesInFlight == 0) {
+      releaseAgain = false;
+      releaseStopped();
+    }
     if (done.failure() != null) {
       // the leases expire on their own (TTL); the owners are stopped already, so single ownership holds
       getContext().getLog().warn("releasing {} lease(s) failed: {}", done.leases().size(), done.failure().getMessage());

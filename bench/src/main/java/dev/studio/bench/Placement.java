@@ -43,6 +43,7 @@ final class Placement {
         Thread.sleep(100);
         before = owners(c);
       }
+      awaitFirstScrapes(c, Leases.CLUSTERS); // steady state: the owners' first broker calls and state writes are behind us
       List<String> ofA = new ArrayList<>();
       before.forEach((cluster, owner) -> {
         if (owner.equals(idA)) ofA.add(cluster);
@@ -70,6 +71,20 @@ final class Placement {
       if (signal.equals("STOP")) a.signal("KILL");
       if (signal.equals("TERM")) a.awaitExit(Duration.ofSeconds(30));
     }
+  }
+
+  /** Until every cluster has a state row: the owners' first broker calls and state writes are behind us. */
+  static void awaitFirstScrapes(Cluster c, int clusters) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+    while (System.nanoTime() < deadline) {
+      try (Connection conn = c.pg.connect(c.database); Statement st = conn.createStatement();
+           ResultSet rs = st.executeQuery("SELECT count(DISTINCT cluster_id) FROM cluster_state")) {
+        rs.next();
+        if (rs.getInt(1) >= clusters) break;
+      }
+      Thread.sleep(200);
+    }
+    Thread.sleep(1_000);
   }
 
   static void rebalance() throws Exception {
