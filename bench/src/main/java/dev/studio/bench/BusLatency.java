@@ -27,9 +27,11 @@ final class BusLatency {
   static void run() throws Exception {
     try (Cluster c = new Cluster()) {
       raw(c, 1000, 0, true); // JIT warm-up of the bench's own read and send paths
+      java.util.Map<Integer, Stats> baseline = new java.util.HashMap<>();
       for (int rate : Boolean.getBoolean("skipRaw") ? new int[0] : RATES) {
         Stats stock = raw(c, rate, 50, false);
         Stats push = raw(c, rate, 0, true);
+        baseline.put(rate, push);
         System.out.printf("raw LISTEN/NOTIFY %d/s, stock getNotifications(50): %s%n", rate, stock.summary());
         System.out.printf("raw LISTEN/NOTIFY %d/s, Studio's read loop (PushReads): %s%n", rate, push.summary());
       }
@@ -39,6 +41,11 @@ final class BusLatency {
         studio(a, b, rate, WARMUP, "warmup");
         Stats s = studio(a, b, rate, MEASURE, "measure");
         System.out.printf("studio publish(A) -> SSE on B %d/s: %s%n", rate, s.summary());
+        Stats raw = baseline.get(rate);
+        if (raw != null) {
+          System.out.printf("ratio studio / raw LISTEN/NOTIFY (Studio's read loop) %d/s: p50 %.0f x, p99 %.0f x%n", rate,
+              s.pctMs(50) / raw.pctMs(50), s.pctMs(99) / raw.pctMs(99));
+        }
       }
     }
   }
