@@ -32,8 +32,8 @@ class AuthIT {
   @RegisterExtension final Replicas replicas = new Replicas();
 
   private List<StudioProcess> two() throws Exception {
-    StudioProcess a = replicas.start(pg, "auth-a", b -> b.prop("studio.auth.stream-recheck", "5s"));
-    StudioProcess b = replicas.start(pg, "auth-b", x -> x.prop("studio.auth.stream-recheck", "5s"));
+    StudioProcess a = replicas.start(pg, "auth-a", b -> b.prop("studio.auth.stream-recheck", "4s"));
+    StudioProcess b = replicas.start(pg, "auth-b", x -> x.prop("studio.auth.stream-recheck", "4s"));
     a.awaitReady(Duration.ofSeconds(90));
     b.awaitReady(Duration.ofSeconds(90));
     return List.of(a, b);
