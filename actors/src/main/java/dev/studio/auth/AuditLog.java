@@ -40,7 +40,7 @@ public final class AuditLog implements AutoCloseable {
   }
 
   private List<Boolean> write(Connection c, List<Pending> batch) throws SQLException {
-    Database.query(c, "SELECT pg_advisory_xact_lock(?)", rs -> null, ORDER_LOCK);
+    Database.lockForTransaction(c, ORDER_LOCK);
     Database.update(c, """
         INSERT INTO audit_log (token_id, token_name, role, action, target, status, replica_id)
         SELECT t, n, r, a, g, s, ? FROM unnest(?::uuid[], ?::text[], ?::text[], ?::text[], ?::text[], ?::int[])

@@ -37,13 +37,7 @@ public final class IdempotencyStore {
   }
 
   public static byte[] fingerprint(String method, String path, byte[] body) {
-    try {
-      MessageDigest d = MessageDigest.getInstance("SHA-256");
-      d.update((method + " " + path + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
-      return d.digest(body);
-    } catch (java.security.NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
+    return TokenStore.sha256((method + " " + path + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8), body);
   }
 
   public Outcome reserve(String scope, String key, byte[] fingerprint) throws SQLException {

@@ -51,8 +51,15 @@ public final class TokenStore {
   }
 
   static byte[] hash(String secret) {
+    return sha256(secret.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** SHA-256 over the parts, in order. */
+  static byte[] sha256(byte[]... parts) {
     try {
-      return MessageDigest.getInstance("SHA-256").digest(secret.getBytes(StandardCharsets.UTF_8));
+      MessageDigest d = MessageDigest.getInstance("SHA-256");
+      for (byte[] p : parts) d.update(p);
+      return d.digest();
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is missing from this JVM", e);
     }
@@ -118,7 +125,7 @@ public final class TokenStore {
    */
   public Optional<Created> bootstrap(Optional<String> adminToken) throws SQLException {
     return db.inTransaction(c -> {
-      Database.query(c, "SELECT pg_advisory_xact_lock(?)", rs -> null, BOOTSTRAP_LOCK);
+      Database.lockForTransaction(c, BOOTSTRAP_LOCK);
       if (adminToken.isPresent()) {
         byte[] h = hash(adminToken.get());
         if (Database.query(c, "SELECT 1 FROM api_token WHERE hash = ?", rs -> 1, h).isEmpty()) {

@@ -51,18 +51,11 @@ public final class FramePublisher implements AutoCloseable {
   }
 
   private List<Long> write(Connection c, List<Pending> batch) throws SQLException {
-    if (ordered) lock(c);
+    if (ordered) Database.lockForTransaction(c, ORDER_LOCK);
     List<BusMessage.Frame> stored = insert(c, batch);
     int notifies = Notify.send(c, BusCodec.framePrefixes(stored));
     metrics.sent(notifies, stored.size());
     return stored.stream().map(BusMessage.Frame::id).toList();
-  }
-
-  static void lock(Connection c) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement("SELECT pg_advisory_xact_lock(?)")) {
-      ps.setLong(1, ORDER_LOCK);
-      ps.execute();
-    }
   }
 
   private static List<BusMessage.Frame> insert(Connection c, List<Pending> batch) throws SQLException {

@@ -110,6 +110,14 @@ public final class Database implements AutoCloseable {
     return all.isEmpty() ? Optional.empty() : Optional.of(all.get(0));
   }
 
+  /**
+   * Takes a transaction-scoped advisory lock (held until commit or rollback). Writers of tables read
+   * with {@code after=<id>} take one before taking ids, so ids commit in order.
+   */
+  public static void lockForTransaction(Connection c, long key) throws SQLException {
+    query(c, "SELECT pg_advisory_xact_lock(?)", rs -> Boolean.TRUE, key);
+  }
+
   public static int update(Connection c, String sql, Object... params) throws SQLException {
     try (PreparedStatement ps = prepare(c, sql, params)) {
       return ps.executeUpdate();

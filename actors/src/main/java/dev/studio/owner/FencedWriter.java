@@ -101,7 +101,7 @@ public final class FencedWriter {
   public boolean appendEvents(List<EventRow> events) throws SQLException {
     if (events.isEmpty()) return true;
     return write(c -> {
-      Database.query(c, "SELECT pg_advisory_xact_lock(?)", rs -> 1, EVENT_ORDER_LOCK);
+      Database.lockForTransaction(c, EVENT_ORDER_LOCK);
       List<Long> seqs = new ArrayList<>();
       for (EventRow e : events) {
         seqs.add(Database.query(c, """

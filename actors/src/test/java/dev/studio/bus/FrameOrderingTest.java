@@ -64,17 +64,17 @@ class FrameOrderingTest {
     try (Connection early = pg.connect(); Connection late = pg.connect()) {
       early.setAutoCommit(false);
       late.setAutoCommit(false);
-      FramePublisher.lock(early);
+      Database.lockForTransaction(early, FramePublisher.ORDER_LOCK);
       long first = insert(early);
       try (Statement st = late.createStatement()) {
         st.execute("SET LOCAL lock_timeout = '300ms'");
       }
       // the second writer waits for the lock before it may take an id
-      SQLException blocked = assertThrows(SQLException.class, () -> FramePublisher.lock(late));
+      SQLException blocked = assertThrows(SQLException.class, () -> Database.lockForTransaction(late, FramePublisher.ORDER_LOCK));
       assertEquals("55P03", blocked.getSQLState(), "lock_not_available: it was made to wait");
       late.rollback();
       early.commit();
-      FramePublisher.lock(late);
+      Database.lockForTransaction(late, FramePublisher.ORDER_LOCK);
       long second = insert(late);
       late.commit();
       assertTrue(second > first);

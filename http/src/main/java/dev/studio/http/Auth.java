@@ -8,7 +8,6 @@ import dev.studio.auth.StreamTickets;
 import dev.studio.auth.TokenStore;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
@@ -59,14 +58,14 @@ final class Auth {
   Route bearerOrTicket(Function<Caller, Route> inner) {
     return optionalHeaderValueByName("Authorization", header -> parameterOptional("ticket", ticket -> {
       if (header.isPresent() || ticket.isEmpty()) return bearer(inner);
-      return onSuccess(CompletableFuture.supplyAsync(() -> Blocking.sql(() -> s.tickets().verify(ticket.get())), s.jdbc()),
+      return onSuccess(Blocking.async(s.jdbc(), () -> s.tickets().verify(ticket.get())),
           named -> named.map(tokenId -> lookup(() -> s.tokens().byId(tokenId), "the ticket's token is revoked", inner))
               .orElseGet(() -> complete(unauthorized("the ticket is invalid or expired; ask for a new one"))));
     }));
   }
 
   private Route lookup(Blocking.Sql<Optional<Principal>> find, String refusal, Function<Caller, Route> inner) {
-    return onSuccess(CompletableFuture.supplyAsync(() -> Blocking.sql(find), s.jdbc()), found -> {
+    return onSuccess(Blocking.async(s.jdbc(), find), found -> {
       if (found.isEmpty()) return complete(unauthorized(refusal));
       Duration wait = s.limits().take(found.get().tokenId());
       if (!wait.isZero()) return complete(tooMany(wait));

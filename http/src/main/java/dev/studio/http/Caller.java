@@ -126,7 +126,7 @@ final class Caller {
   }
 
   private <T> CompletableFuture<T> sql(Blocking.Sql<T> work) {
-    return CompletableFuture.supplyAsync(() -> Blocking.sql(work), s.jdbc());
+    return Blocking.async(s.jdbc(), work);
   }
 
   private HttpResponse forbidden(Role needed) {

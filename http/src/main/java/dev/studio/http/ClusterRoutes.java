@@ -8,11 +8,9 @@ import dev.studio.cluster.ClusterViews;
 import dev.studio.auth.Role;
 import dev.studio.lease.LeaseStore;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
@@ -113,30 +111,9 @@ final class ClusterRoutes {
     });
   }
 
-  interface Sql<T> {
-    T get() throws Exception;
-  }
-
-  /** Runs {@code work} on the JDBC dispatcher and answers with {@code reply}; domain errors become problems. */
-  static <T> Route async(Executor jdbc, Sql<T> work, Function<T, HttpResponse> reply) {
-    CompletableFuture<HttpResponse> f = CompletableFuture.supplyAsync(() -> {
-      try {
-        return reply.apply(work.get());
-      } catch (ClusterSpec.Invalid e) {
-        return Json.problem(StatusCodes.UNPROCESSABLE_ENTITY, "Invalid cluster", e.getMessage());
-      } catch (Unprocessable e) {
-        return Json.problem(StatusCodes.UNPROCESSABLE_ENTITY, e.title, e.getMessage());
-      } catch (ClusterStore.NameTaken e) {
-        return Json.problem(StatusCodes.CONFLICT, "Name taken", e.getMessage());
-      } catch (IllegalArgumentException e) {
-        return Json.problem(StatusCodes.BAD_REQUEST, "Bad request", e.getMessage());
-      } catch (RuntimeException e) {
-        throw e;
-      } catch (Exception e) {
-        throw new java.util.concurrent.CompletionException(e);
-      }
-    }, jdbc);
-    return onSuccess(f, r -> complete(r));
+  /** Runs {@code work} on the JDBC dispatcher and answers with {@code reply}; errors become problems ({@link Problems}). */
+  static <T> Route async(Executor jdbc, Blocking.Sql<T> work, Function<T, HttpResponse> reply) {
+    return onSuccess(Blocking.async(jdbc, work), r -> complete(reply.apply(r)));
   }
 
   static UUID id(String raw) {

@@ -46,6 +46,12 @@ final class Problems {
       return complete(Json.problem(StatusCodes.SERVICE_UNAVAILABLE, "Database unavailable",
           "the database did not answer; retry shortly"));
     }
+    if (e instanceof dev.studio.cluster.ClusterSpec.Invalid) {
+      return complete(Json.problem(StatusCodes.UNPROCESSABLE_ENTITY, "Invalid cluster", e.getMessage()));
+    }
+    if (e instanceof dev.studio.cluster.ClusterStore.NameTaken) {
+      return complete(Json.problem(StatusCodes.CONFLICT, "Name taken", e.getMessage()));
+    }
     if (e instanceof Unprocessable u) {
       return complete(Json.problem(StatusCodes.UNPROCESSABLE_ENTITY, u.title, u.getMessage()));
     }

@@ -6,7 +6,6 @@ import dev.studio.replica.ReplicaView;
 import java.util.List;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import org.apache.pekko.http.javadsl.server.Route;
 
@@ -27,7 +26,7 @@ final class ReplicaRoutes {
 
   static Route create(ReplicaStore store, SignalCache<List<ReplicaView>> cache, Duration goneAfter, Executor jdbc) {
     return pathPrefix("replicas", () -> pathEndOrSingleSlash(() -> get(() -> onSuccess(
-        CompletableFuture.supplyAsync(() -> Blocking.sql(() -> cache.get("all", () -> store.list(goneAfter, LIMIT))), jdbc),
+        Blocking.async(jdbc, () -> cache.get("all", () -> store.list(goneAfter, LIMIT))),
         replicas -> complete(Json.ok(Map.of("replicas", replicas)))))));
   }
 }

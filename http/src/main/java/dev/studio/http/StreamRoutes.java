@@ -67,7 +67,7 @@ final class StreamRoutes {
           String t = Params.topic(topic);
           long from = Params.after(after);
           int n = Params.limit(limit, 100, MAX_HISTORY);
-          return onSuccess(CompletableFuture.supplyAsync(() -> Blocking.sql(() -> store.history(t, from, n)), jdbc),
+          return onSuccess(Blocking.async(jdbc, () -> store.history(t, from, n)),
               frames -> complete(Json.ok(history(frames))));
         }))),
         post(() -> {

@@ -67,18 +67,11 @@ public final class SseHub implements BusSubscriber {
   }
 
   /**
-   * A client's stream of {@code topics}.
+   * A client's stream of {@code topics}. When {@code revoked} completes (its credentials were
+   * withdrawn) the stream sends {@code event: revoked} and closes; it cancels {@code revoked} when it ends.
    *
    * @param lastEventId the last id the client saw; empty for a fresh client
    * @param resyncFirst the client sent a position that could not be read: start with a resync
-   */
-  public Source<ServerSentEvent, NotUsed> stream(Set<String> topics, Optional<Long> lastEventId, boolean resyncFirst) {
-    return stream(topics, lastEventId, resyncFirst, new CompletableFuture<>());
-  }
-
-  /**
-   * As above, for a client whose credentials can be withdrawn: when {@code revoked} completes the
-   * stream sends {@code event: revoked} and closes. The stream cancels {@code revoked} when it ends.
    */
   public Source<ServerSentEvent, NotUsed> stream(Set<String> topics, Optional<Long> lastEventId, boolean resyncFirst,
       CompletableFuture<Void> revoked) {
